@@ -1,0 +1,368 @@
+"""Hand values: five-card and two-card ranking with the joker (rules.md).
+
+Every hand has a *strength*, an int where larger is better, laid out as
+``category << 20 | k0 << 16 | k1 << 12 | k2 << 8 | k3 << 4 | k4`` with the keys
+being the ranks that define the hand in order.  Two-card hands use the same
+layout (pair: category one pair, key the pair rank; otherwise high card, the two
+ranks), which makes the rule book's foul test a single comparison.
+
+``rank5`` is the fast path: products of primes identify a rank multiset, and two
+small tables (flush or not) per wheel setting give the strength.  The tables are
+built at import from the exact evaluator, ``evaluate5``, which also says what the
+joker became and describes the hand in words.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from itertools import combinations, combinations_with_replacement
+
+from .cards import JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
+
+
+class Category(IntEnum):
+    """Hand categories, low to high (rules.md, "Five-card hands")."""
+
+    HIGH_CARD = 0
+    ONE_PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    ROYAL_FLUSH = 9
+    FIVE_ACES = 10
+
+    @property
+    def slug(self) -> str:
+        """Return the category's name as used in JSON (``two_pair``)."""
+        return self.name.lower()
+
+
+class Wheel(StrEnum):
+    """Where A-2-3-4-5 ranks among straights (a table setting)."""
+
+    SECOND_HIGHEST = "second_highest"
+    LOWEST = "lowest"
+
+
+class Outcome(StrEnum):
+    """The result of comparing one hand with another, for the first hand."""
+
+    WIN = "win"
+    LOSS = "loss"
+    COPY = "copy"
+
+
+CATEGORY_SHIFT = 20
+ACE = 14
+WHEEL_RANKS = (5, 4, 3, 2, 14)
+# Straights by their top card; 5 is the wheel.
+STRAIGHTS: dict[int, tuple[int, ...]] = {
+    top: tuple(range(top, top - 5, -1)) for top in range(6, 15)
+}
+STRAIGHTS[5] = WHEEL_RANKS
+
+
+def straight_key(top: int, wheel: str) -> int:
+    """Return the tie-break key of a straight by its top card under ``wheel``."""
+    if wheel == Wheel.SECOND_HIGHEST:
+        if top == ACE:
+            return 15
+        if top == 5:
+            return 14
+    return top
+
+
+def pack(category: int, keys: Sequence[int]) -> int:
+    """Pack a category and up to five keys into a strength."""
+    value = category << CATEGORY_SHIFT
+    shift = 16
+    for key in keys:
+        value |= key << shift
+        shift -= 4
+    return value
+
+
+def category_of(strength: int) -> Category:
+    """Return the category of a strength."""
+    return Category(strength >> CATEGORY_SHIFT)
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """A ranked hand: its category, defining ranks, the joker's role, and strength."""
+
+    cards: tuple[Card, ...]
+    category: Category
+    ranks: tuple[int, ...]
+    joker_as: str | None
+    strength: int
+    description: str
+
+    @property
+    def rank_chars(self) -> list[str]:
+        """Return the defining ranks in notation (``["K", "A", "7", "3"]``)."""
+        return [RANK_CHARS[r - 2] for r in self.ranks]
+
+    def as_dict(self) -> dict:
+        """Return the JSON form used by the command line."""
+        return {
+            "cards": [str(c) for c in self.cards],
+            "category": self.category.slug,
+            "ranks": self.rank_chars,
+            "joker_as": self.joker_as,
+            "description": self.description,
+        }
+
+
+def _r(rank: int) -> str:
+    return RANK_CHARS[rank - 2]
+
+
+def _word(rank: int) -> str:
+    return RANK_NAMES[rank].capitalize()
+
+
+def _describe(category: Category, ranks: tuple[int, ...]) -> str:
+    kick = "-".join(_r(r) for r in ranks[1:])
+    if category is Category.FIVE_ACES:
+        return "Five aces"
+    if category is Category.ROYAL_FLUSH:
+        return "Royal flush"
+    if category in (Category.STRAIGHT_FLUSH, Category.STRAIGHT):
+        name = "straight flush" if category is Category.STRAIGHT_FLUSH else "straight"
+        top = ranks[0]
+        wheel = " (the wheel)" if ranks == WHEEL_RANKS else ""
+        return f"{_word(top)}-high {name}{wheel}"
+    if category is Category.FOUR_OF_A_KIND:
+        return f"Four {RANK_PLURALS[ranks[0]]}, {_r(ranks[1])} kicker"
+    if category is Category.FULL_HOUSE:
+        return f"{RANK_PLURALS[ranks[0]].capitalize()} full of {RANK_PLURALS[ranks[1]]}"
+    if category is Category.FLUSH:
+        return f"{_word(ranks[0])}-high flush, " + "-".join(_r(r) for r in ranks)
+    if category is Category.THREE_OF_A_KIND:
+        return f"Three {RANK_PLURALS[ranks[0]]}, {kick}"
+    if category is Category.TWO_PAIR:
+        return (f"Two pair, {RANK_PLURALS[ranks[0]]} and {RANK_PLURALS[ranks[1]]}, "
+                f"{_r(ranks[2])} kicker")
+    if category is Category.ONE_PAIR:
+        return f"Pair of {RANK_PLURALS[ranks[0]]}" + (f", {kick}" if kick else "")
+    return f"{_word(ranks[0])}-high pai gow, " + "-".join(_r(r) for r in ranks)
+
+
+def _classify_natural(ranks: list[int], flush: bool, wheel: str
+                      ) -> tuple[Category, tuple[int, ...], int]:
+    """Classify five ranks (an ace may stand for the joker) with a known flush flag."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = tuple(c for _, c in groups)
+    order = tuple(r for r, _ in groups)
+    if shape == (5,):
+        return Category.FIVE_ACES, (ACE,), pack(Category.FIVE_ACES, (ACE,))
+    distinct = sorted(counts, reverse=True)
+    top = None
+    if len(distinct) == 5:
+        if distinct[0] - distinct[4] == 4:
+            top = distinct[0]
+        elif distinct == [14, 5, 4, 3, 2]:
+            top = 5
+    if top is not None:
+        cat = Category.STRAIGHT_FLUSH if flush else Category.STRAIGHT
+        if flush and top == ACE:
+            cat = Category.ROYAL_FLUSH
+        return cat, STRAIGHTS[top], pack(cat, (straight_key(top, wheel),))
+    if flush:
+        return Category.FLUSH, tuple(distinct), pack(Category.FLUSH, distinct)
+    cat = {
+        (4, 1): Category.FOUR_OF_A_KIND,
+        (3, 2): Category.FULL_HOUSE,
+        (3, 1, 1): Category.THREE_OF_A_KIND,
+        (2, 2, 1): Category.TWO_PAIR,
+        (2, 1, 1, 1): Category.ONE_PAIR,
+        (1, 1, 1, 1, 1): Category.HIGH_CARD,
+    }[shape]
+    return cat, order, pack(cat, order)
+
+
+def _joker_candidates(natural_ranks: list[int], suited: bool, wheel: str):
+    """Yield (category, ranks, strength, joker rank) for each reading of the joker."""
+    # As an ace (it pairs with aces, or plays as an ace kicker, or tops a straight).
+    cat, ranks, strength = _classify_natural(natural_ranks + [ACE], False, wheel)
+    if cat in (Category.STRAIGHT,) and suited:
+        pass  # the suited reading below covers the straight flush
+    yield cat, ranks, strength, ACE
+    present = set(natural_ranks)
+    if len(present) == 4:
+        # Completing a straight (or straight flush): the highest one it can make.
+        for top in sorted(STRAIGHTS, key=lambda t: straight_key(t, wheel), reverse=True):
+            needed = set(STRAIGHTS[top])
+            if present <= needed:
+                missing = (needed - present).pop()
+                cat = Category.STRAIGHT
+                if suited:
+                    cat = Category.ROYAL_FLUSH if top == ACE else Category.STRAIGHT_FLUSH
+                yield cat, STRAIGHTS[top], pack(cat, (straight_key(top, wheel),)), missing
+                break
+        if suited:
+            # Completing a flush: the highest rank of the suit not already held.
+            missing = max(r for r in range(2, 15) if r not in present)
+            ranks = tuple(sorted(present | {missing}, reverse=True))
+            yield Category.FLUSH, ranks, pack(Category.FLUSH, ranks), missing
+
+
+def evaluate5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandValue:
+    """Rank a five-card hand exactly, saying what the joker became."""
+    cards = tuple(Card(c) for c in cards)
+    if len(cards) != 5:
+        raise ValueError(f"A five-card hand has 5 cards; {len(cards)} were given.")
+    natural = [c for c in cards if c != JOKER]
+    suits = {c.suit for c in natural}
+    ranks = [c.rank for c in natural]
+    if len(natural) == 5:
+        cat, order, strength = _classify_natural(ranks, len(suits) == 1, wheel)
+        return HandValue(cards, cat, order, None, strength, _describe(cat, order))
+    best = max(_joker_candidates(ranks, len(suits) == 1, wheel), key=lambda c: c[2])
+    cat, order, strength, joker_rank = best
+    text = f"{_describe(cat, order)}, joker as {_r(joker_rank)}"
+    return HandValue(cards, cat, order, _r(joker_rank), strength, text)
+
+
+def evaluate2(cards: Sequence[int]) -> HandValue:
+    """Rank a two-card hand; the joker is always an ace there."""
+    cards = tuple(Card(c) for c in cards)
+    if len(cards) != 2:
+        raise ValueError(f"A two-card hand has 2 cards; {len(cards)} were given.")
+    strength = rank2(cards)
+    hi, lo = sorted((c.rank for c in cards), reverse=True)
+    joker_as = "A" if JOKER in cards else None
+    if hi == lo:
+        cat, order, text = Category.ONE_PAIR, (hi,), f"Pair of {RANK_PLURALS[hi]}"
+    else:
+        cat, order, text = Category.HIGH_CARD, (hi, lo), f"{_r(hi)}-{_r(lo)}"
+    if joker_as:
+        text += ", joker as A"
+    return HandValue(cards, cat, order, joker_as, strength, text)
+
+
+def evaluate(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandValue:
+    """Rank a five-card or two-card hand."""
+    if len(cards) == 2:
+        return evaluate2(cards)
+    return evaluate5(cards, wheel)
+
+
+# --- the fast path -------------------------------------------------------------
+
+PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+JOKER_PRIME = 43
+CARD_PRIME: tuple[int, ...] = tuple(PRIMES[c // 4] for c in range(52)) + (JOKER_PRIME,)
+CARD_SUITBIT: tuple[int, ...] = tuple(1 << (c % 4) for c in range(52)) + (0,)
+CARD_RANK: tuple[int, ...] = tuple(c // 4 + 2 for c in range(52)) + (ACE,)
+SINGLE_SUIT = frozenset((1, 2, 4, 8))
+
+
+def _build_tables(wheel: str) -> tuple[dict[int, int], dict[int, int]]:
+    """Build the (not flush, flush) strength tables keyed by prime product."""
+    plain: dict[int, int] = {}
+    flush: dict[int, int] = {}
+    # Rank multisets of the natural cards: 5 natural, or 4 natural + joker.
+    for n_natural in (5, 4):
+        for combo in combinations_with_replacement(range(13), n_natural):
+            if any(combo.count(r) > 4 for r in set(combo)):
+                continue
+            # Spread suits so no flush: card i of a rank gets suit i; distinct ranks
+            # rotate suits.
+            cards, used = [], {}
+            for i, r in enumerate(combo):
+                k = used.get(r, 0)
+                used[r] = k + 1
+                suit = (k + i) % 4 if len(set(combo)) == len(combo) else k
+                cards.append(r * 4 + suit)
+            if len(set(combo)) == len(combo) and len({c % 4 for c in cards}) == 1:
+                cards[0] = cards[0] // 4 * 4 + (cards[0] + 1) % 4
+            if n_natural == 4:
+                cards.append(52)
+            key = 1
+            for c in cards:
+                key *= CARD_PRIME[c]
+            plain[key] = evaluate5(cards, wheel).strength
+            if len(set(combo)) == len(combo):
+                suited = [r * 4 for r in combo] + ([52] if n_natural == 4 else [])
+                flush[key] = evaluate5(suited, wheel).strength
+    return plain, flush
+
+
+_TABLES = {w.value: _build_tables(w.value) for w in Wheel}
+
+
+def rank5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> int:
+    """Return the strength of a five-card hand (fast; no validation)."""
+    plain, flush = _TABLES[wheel]
+    a, b, c, d, e = cards
+    p = CARD_PRIME
+    s = CARD_SUITBIT
+    key = p[a] * p[b] * p[c] * p[d] * p[e]
+    if (s[a] | s[b] | s[c] | s[d] | s[e]) in SINGLE_SUIT:
+        return flush[key]
+    return plain[key]
+
+
+def rank5_function(wheel: str = Wheel.SECOND_HIGHEST):
+    """Return a fast five-card ranking function bound to one wheel setting."""
+    plain, flush = _TABLES[wheel]
+    p = CARD_PRIME
+    s = CARD_SUITBIT
+    single = SINGLE_SUIT
+
+    def rank(cards: Sequence[int]) -> int:
+        a, b, c, d, e = cards
+        key = p[a] * p[b] * p[c] * p[d] * p[e]
+        if (s[a] | s[b] | s[c] | s[d] | s[e]) in single:
+            return flush[key]
+        return plain[key]
+
+    return rank
+
+
+def rank2(cards: Sequence[int]) -> int:
+    """Return the strength of a two-card hand; the joker plays as an ace."""
+    a, b = CARD_RANK[cards[0]], CARD_RANK[cards[1]]
+    if a == b:
+        return (Category.ONE_PAIR << CATEGORY_SHIFT) | (a << 16)
+    if a < b:
+        a, b = b, a
+    return (a << 16) | (b << 12)
+
+
+def rank_hand(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> int:
+    """Return the strength of a five-card or two-card hand."""
+    return rank2(cards) if len(cards) == 2 else rank5(cards, wheel)
+
+
+def compare(a: Sequence[int], b: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST
+            ) -> Outcome:
+    """Compare two hands of the same size: win, loss or copy for ``a``."""
+    if len(a) != len(b) or len(a) not in (2, 5):
+        raise ValueError("Compare two five-card hands or two two-card hands.")
+    sa, sb = rank_hand(a, wheel), rank_hand(b, wheel)
+    if sa > sb:
+        return Outcome.WIN
+    if sa < sb:
+        return Outcome.LOSS
+    return Outcome.COPY
+
+
+def compare_strengths(a: int, b: int) -> Outcome:
+    """Compare two strengths: win, loss or copy for ``a``."""
+    return Outcome.WIN if a > b else Outcome.LOSS if a < b else Outcome.COPY
+
+
+def all_five_card_hands():
+    """Yield every five-card hand of the 53-card deck (2,869,685 of them)."""
+    return combinations(range(53), 5)

@@ -1,0 +1,72 @@
+"""Setting seven cards: the 21 splits and the foul test (rules.md, "Setting a hand")."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import Card, format_cards, verify_distinct
+from .hands import Wheel, evaluate2, evaluate5, rank2, rank5
+
+# Index pairs of the front for the 21 ways to split seven cards.
+FRONT_INDEXES: tuple[tuple[int, int], ...] = tuple(combinations(range(7), 2))
+SPLITS: tuple[tuple[tuple[int, ...], tuple[int, int]], ...] = tuple(
+    (tuple(i for i in range(7) if i not in front), front) for front in FRONT_INDEXES
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SetHand:
+    """Seven cards set as a five-card back and a two-card front."""
+
+    back: tuple[Card, ...]
+    front: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"front {format_cards(self.front)} / back {format_cards(self.back)}"
+
+
+def splits(seven: Sequence[int]) -> list[SetHand]:
+    """Return the 21 ways to set seven cards."""
+    if len(seven) != 7:
+        raise ValueError(f"A Pai Gow hand has 7 cards; {len(seven)} were given.")
+    cards = tuple(Card(c) for c in seven)
+    return [SetHand(tuple(cards[i] for i in back), tuple(cards[i] for i in front))
+            for back, front in SPLITS]
+
+
+def verify_set_hand(back: Sequence[int], front: Sequence[int]) -> None:
+    """Raise ValueError when a set hand has the wrong card counts or a duplicate."""
+    if len(back) != 5:
+        raise ValueError(f"The back (high hand) needs 5 cards; it has {len(back)}.")
+    if len(front) != 2:
+        raise ValueError(f"The front (low hand) needs 2 cards; it has {len(front)}.")
+    verify_distinct(list(back) + list(front))
+
+
+def is_foul_strengths(back_strength: int, front_strength: int) -> bool:
+    """Tell whether a back of this strength fouls against a front of that strength.
+
+    The strength layout makes the rule book's test one comparison: a pair beats no
+    pair, equal categories compare their defining ranks in order, and when every
+    rank of the front equals the back's, the back is the higher.
+    """
+    return back_strength < front_strength
+
+
+def is_foul(back: Sequence[int], front: Sequence[int],
+            wheel: str = Wheel.SECOND_HIGHEST) -> bool:
+    """Tell whether a set hand is fouled (the front outranks the back)."""
+    verify_set_hand(back, front)
+    return rank5(back, wheel) < rank2(front)
+
+
+def foul_reason(back: Sequence[int], front: Sequence[int],
+                wheel: str = Wheel.SECOND_HIGHEST) -> str | None:
+    """Explain why a set hand is fouled, or return None when it is legal."""
+    verify_set_hand(back, front)
+    b, f = evaluate5(back, wheel), evaluate2(front)
+    if b.strength >= f.strength:
+        return None
+    return (f"Fouled: the front ({f.description}) outranks the back "
+            f"({b.description}); the five-card hand must be the higher.")

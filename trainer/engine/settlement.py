@@ -1,0 +1,197 @@
+"""Settlement of a player's bet against the banker (rules.md, "Settlement")."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+
+from .cards import Card
+from .hands import Outcome, compare_strengths, rank2, rank5
+from .profiles import FoulPolicy, Rounding, TableProfile, get_profile
+from .setting import verify_set_hand
+
+
+class Result(StrEnum):
+    """What happens to the bet."""
+
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+
+
+# rules.md's settlement table: (back, front) -> result; every copy goes to the banker.
+SETTLEMENT_TABLE: dict[tuple[Outcome, Outcome], Result] = {
+    (Outcome.WIN, Outcome.WIN): Result.WIN,
+    (Outcome.WIN, Outcome.LOSS): Result.PUSH,
+    (Outcome.LOSS, Outcome.WIN): Result.PUSH,
+    (Outcome.WIN, Outcome.COPY): Result.PUSH,
+    (Outcome.COPY, Outcome.WIN): Result.PUSH,
+    (Outcome.LOSS, Outcome.LOSS): Result.LOSE,
+    (Outcome.LOSS, Outcome.COPY): Result.LOSE,
+    (Outcome.COPY, Outcome.LOSS): Result.LOSE,
+    (Outcome.COPY, Outcome.COPY): Result.LOSE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The settled bet of one player against the banker."""
+
+    back: Outcome
+    front: Outcome
+    fouled: bool
+    outcome: Result
+    bet_cents: int
+    commission_cents: int
+    net_cents: int
+    reset_back: tuple[Card, ...] | None = None
+    reset_front: tuple[Card, ...] | None = None
+    reset_rule: str | None = None
+
+    def as_dict(self) -> dict:
+        """Return the JSON form used by the command line."""
+        out = {
+            "back": self.back.value,
+            "front": self.front.value,
+            "fouled": self.fouled,
+            "outcome": self.outcome.value,
+            "commission_cents": self.commission_cents,
+            "net_cents": self.net_cents,
+        }
+        if self.reset_back is not None:
+            out["reset"] = {
+                "back": [str(c) for c in self.reset_back],
+                "front": [str(c) for c in self.reset_front],
+                "rule": self.reset_rule,
+            }
+        return out
+
+
+def result_of(back: Outcome, front: Outcome) -> Result:
+    """Combine the two comparisons into WIN, PUSH or LOSE."""
+    return SETTLEMENT_TABLE[(back, front)]
+
+
+def commission_cents(win_cents: int, profile: TableProfile | str = "nevada") -> int:
+    """Return the commission taken from a win of ``win_cents`` under the profile."""
+    profile = get_profile(profile)
+    if profile.no_commission or profile.fee_cents is not None or win_cents <= 0:
+        return 0
+    exact = Decimal(win_cents) * profile.commission_rate
+    if profile.commission_rounding == Rounding.CENT:
+        cents = int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    else:
+        step = 25 if profile.commission_rounding == Rounding.QUARTER_UP else 100
+        cents = int((exact / step).to_integral_value(rounding=ROUND_CEILING)) * step
+    return min(cents, win_cents)
+
+
+def fee_cents(profile: TableProfile | str = "nevada") -> int:
+    """Return the flat fee charged on every hand played, or 0."""
+    profile = get_profile(profile)
+    if profile.no_commission or profile.fee_cents is None:
+        return 0
+    return profile.fee_cents
+
+
+def payout_cents(bet_cents: int, profile: TableProfile | str = "nevada") -> int:
+    """Return what a winning bet is paid after the commission (the chart's figure)."""
+    return bet_cents - commission_cents(bet_cents, profile)
+
+
+def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
+    """Tell whether seven cards are a queen-high pai gow (EZ-style no-commission rule).
+
+    Seven different ranks, no joker, the queen the highest card, and no straight,
+    flush or straight flush among them.
+    """
+    if len(seven) != 7 or 52 in seven:
+        return False
+    ranks = sorted({c // 4 + 2 for c in seven})
+    if len(ranks) != 7 or ranks[-1] != 12:
+        return False
+    suits = [c % 4 for c in seven]
+    if max(suits.count(s) for s in range(4)) >= 5:
+        return False
+    present = set(ranks)
+    return not any(set(range(low, low + 5)) <= present for low in range(2, 9))
+
+
+def settle(player_back: Sequence[int], player_front: Sequence[int],
+           banker_back: Sequence[int], banker_front: Sequence[int],
+           bet_cents: int, profile: TableProfile | str = "nevada",
+           house_way: str | None = None) -> Settlement:
+    """Settle one player's bet against the banker's set hand."""
+    profile = get_profile(profile)
+    verify_bet(bet_cents)
+    verify_set_hand(player_back, player_front)
+    verify_set_hand(banker_back, banker_front)
+    # Player and banker cards come from one deck: none may appear in both.
+    from .cards import verify_distinct
+    verify_distinct(list(player_back) + list(player_front)
+                    + list(banker_back) + list(banker_front))
+    wheel = profile.wheel
+    fee = fee_cents(profile)
+    pb, pf = rank5(player_back, wheel), rank2(player_front)
+    fouled = pb < rank2(player_front)
+    reset = None
+    if fouled and profile.foul_policy == FoulPolicy.LOSE:
+        return Settlement(Outcome.LOSS, Outcome.LOSS, True, Result.LOSE, bet_cents,
+                          fee, -bet_cents - fee)
+    if fouled:
+        from .house_way import DEFAULT_HOUSE_WAY, load
+
+        way = load(house_way or DEFAULT_HOUSE_WAY)
+        reset = way.set(tuple(player_back) + tuple(player_front), wheel=wheel)
+        pb, pf = rank5(reset.back, wheel), rank2(reset.front)
+    bb, bf = rank5(banker_back, wheel), rank2(banker_front)
+    back, front = compare_strengths(pb, bb), compare_strengths(pf, bf)
+    result = result_of(back, front)
+    if (result is Result.WIN and profile.no_commission
+            and is_queen_high_pai_gow(tuple(banker_back) + tuple(banker_front))):
+        result = Result.PUSH
+    if result is Result.WIN:
+        commission = commission_cents(bet_cents, profile) + fee
+        net = bet_cents - commission
+    elif result is Result.PUSH:
+        commission, net = fee, -fee
+    else:
+        commission, net = fee, -bet_cents - fee
+    if reset is None:
+        return Settlement(back, front, fouled, result, bet_cents, commission, net)
+    return Settlement(back, front, fouled, result, bet_cents, commission, net,
+                      reset.back, reset.front, reset.rule)
+
+
+def verify_bet(bet_cents: int, profile: TableProfile | None = None) -> None:
+    """Raise ValueError unless the bet is a positive whole number of cents in limits."""
+    if isinstance(bet_cents, bool) or not isinstance(bet_cents, int):
+        raise ValueError("The bet must be a whole number of cents.")
+    if bet_cents <= 0:
+        raise ValueError("The bet must be more than zero.")
+    if profile is not None and not (profile.min_bet_cents <= bet_cents
+                                    <= profile.max_bet_cents):
+        raise ValueError(
+            f"The bet must be between ${profile.min_bet_cents / 100:.2f} and "
+            f"${profile.max_bet_cents / 100:.2f} at this table."
+        )
+
+
+def payment_order(results: Sequence[Result]) -> list[int]:
+    """Return seat indexes in the dealer's order: losers taken, then winners paid.
+
+    Pushes are left in place and do not appear.
+    """
+    losers = [i for i, r in enumerate(results) if r is Result.LOSE]
+    winners = [i for i, r in enumerate(results) if r is Result.WIN]
+    return losers + winners
+
+
+def banker_commission_cents(banker_net_cents: int, profile: TableProfile | str = "nevada"
+                            ) -> int:
+    """Return the commission a player-banker pays on the net win of their bank."""
+    return commission_cents(banker_net_cents, profile)
+
+

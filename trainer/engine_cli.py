@@ -1,0 +1,231 @@
+"""Engine commands of the ``trainer`` script: JSON out, exit status 2 on bad input."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+
+import click
+
+from trainer.engine.action import action_position
+from trainer.engine.cards import parse_cards
+from trainer.engine.hands import Wheel, compare, evaluate
+from trainer.engine.profiles import PROFILES, get_profile
+from trainer.engine.setting import foul_reason
+from trainer.engine.settlement import settle
+
+
+def emit(obj: dict) -> None:
+    """Print one JSON answer on its own line."""
+    sys.stdout.write(json.dumps(obj) + "\n")
+
+
+def fail(message: str) -> None:
+    """Print a one-line error and exit with status 2."""
+    click.echo(f"error: {' '.join(str(message).split())}", err=True)
+    sys.exit(2)
+
+
+def run_one(handler: Callable[[], dict]) -> None:
+    """Run one request: print its answer, or fail with its readable error."""
+    try:
+        answer = handler()
+    except ValueError as exc:
+        fail(str(exc))
+    else:
+        emit(answer)
+
+
+def stream_jsonl(handler: Callable[[str], dict]) -> None:
+    """Answer one request per stdin line, in order, streaming; exit 2 if any failed."""
+    failed = False
+    write = sys.stdout.write
+    for line in sys.stdin:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            answer = handler(text)
+        except (ValueError, TypeError, KeyError) as exc:
+            failed = True
+            message = str(exc) if isinstance(exc, ValueError) else f"bad request: {exc}"
+            answer = {"error": message}
+        write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+    if failed:
+        sys.exit(2)
+
+
+def json_object(text: str, keys: tuple[str, ...]) -> dict:
+    """Parse a JSON request line and check it names the required keys."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("The request line is not valid JSON.") from None
+    if not isinstance(obj, dict):
+        raise ValueError("The request line must be a JSON object.")
+    missing = [k for k in keys if k not in obj]
+    if missing:
+        raise ValueError(f"The request is missing {', '.join(missing)}.")
+    return obj
+
+
+def card_text(value) -> str:
+    """Accept cards as a string or a list of strings."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    if not isinstance(value, str):
+        raise ValueError("Cards must be written as a string such as 'As Kd'.")
+    return value
+
+
+def rank_answer(cards: str, wheel: str) -> dict:
+    """Rank a five-card or two-card hand."""
+    return evaluate(parse_cards(cards, (5, 2)), wheel).as_dict()
+
+
+def compare_answer(a: str, b: str, wheel: str) -> dict:
+    """Compare two hands of the same size."""
+    ha = parse_cards(card_text(a), (5, 2))
+    hb = parse_cards(card_text(b), len(ha))
+    return {"result": compare(ha, hb, wheel).value}
+
+
+def foul_answer(back: str, front: str, wheel: str) -> dict:
+    """Check a set hand for a foul."""
+    b = parse_cards(card_text(back), 5)
+    f = parse_cards(card_text(front), 2)
+    reason = foul_reason(b, f, wheel)
+    return {"fouled": reason is not None, "reason": reason}
+
+
+def settle_answer(req: dict) -> dict:
+    """Settle one player's bet against the banker."""
+    bet = req["bet_cents"]
+    if isinstance(bet, str) and bet.strip().lstrip("-").isdigit():
+        bet = int(bet)
+    return settle(
+        parse_cards(card_text(req["player_back"]), 5),
+        parse_cards(card_text(req["player_front"]), 2),
+        parse_cards(card_text(req["banker_back"]), 5),
+        parse_cards(card_text(req["banker_front"]), 2),
+        bet,
+        get_profile(req.get("profile") or "nevada"),
+    ).as_dict()
+
+
+def dice_answer(total) -> dict:
+    """Give the position that receives the first pile."""
+    if isinstance(total, str):
+        try:
+            total = int(total.strip())
+        except ValueError:
+            raise ValueError(f"{total!r} is not a dice total (3 to 18).") from None
+    return {"position": action_position(total)}
+
+
+WHEEL = click.option("--wheel", type=click.Choice([w.value for w in Wheel]),
+                     default=Wheel.SECOND_HIGHEST.value, show_default=True,
+                     help="Where the wheel A-2-3-4-5 ranks among straights.")
+JSONL = click.option("--jsonl", is_flag=True,
+                     help="Read one request per line on stdin; answer one per line.")
+
+
+@click.group("hand")
+def hand() -> None:
+    """Rank, compare, check and set hands."""
+
+
+@hand.command("rank")
+@click.argument("cards", nargs=-1)
+@WHEEL
+@JSONL
+def hand_rank(cards: tuple[str, ...], wheel: str, jsonl: bool) -> None:
+    """Rank a five-card or two-card hand."""
+    if jsonl:
+        stream_jsonl(lambda line: rank_answer(line, wheel))
+    else:
+        run_one(lambda: rank_answer(" ".join(cards), wheel))
+
+
+@hand.command("compare")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
+@WHEEL
+@JSONL
+def hand_compare(a: str | None, b: str | None, wheel: str, jsonl: bool) -> None:
+    """Compare hand A with hand B: win, loss or copy for A."""
+    if jsonl:
+        stream_jsonl(lambda line: compare_answer(
+            *(lambda r: (r["a"], r["b"]))(json_object(line, ("a", "b"))), wheel))
+    elif a is None or b is None:
+        fail("Give two hands, each in quotes: trainer hand compare 'As Ks ..' 'Qd ..'.")
+    else:
+        run_one(lambda: compare_answer(a, b, wheel))
+
+
+@hand.command("foul")
+@click.option("--back", default=None, help="The five-card hand.")
+@click.option("--front", default=None, help="The two-card hand.")
+@WHEEL
+@JSONL
+def hand_foul(back: str | None, front: str | None, wheel: str, jsonl: bool) -> None:
+    """Tell whether a set hand is fouled."""
+    if jsonl:
+        stream_jsonl(lambda line: foul_answer(
+            *(lambda r: (r["back"], r["front"]))(json_object(line, ("back", "front"))),
+            wheel))
+    elif back is None or front is None:
+        fail("Give both --back (5 cards) and --front (2 cards).")
+    else:
+        run_one(lambda: foul_answer(back, front, wheel))
+
+
+@click.command("settle")
+@click.option("--player-back")
+@click.option("--player-front")
+@click.option("--banker-back")
+@click.option("--banker-front")
+@click.option("--bet-cents")
+@click.option("--profile", type=click.Choice(list(PROFILES)), default="nevada",
+              show_default=True)
+@JSONL
+def settle_command(player_back, player_front, banker_back, banker_front, bet_cents,
+                   profile, jsonl: bool) -> None:
+    """Settle a player's bet against the banker."""
+    keys = ("player_back", "player_front", "banker_back", "banker_front", "bet_cents")
+    if jsonl:
+        stream_jsonl(lambda line: settle_answer(json_object(line, keys)))
+        return
+    req = dict(zip(keys, (player_back, player_front, banker_back, banker_front,
+                          bet_cents)), profile=profile)
+    missing = [k for k in keys if req[k] is None]
+    if missing:
+        fail("Missing " + ", ".join("--" + k.replace("_", "-") for k in missing) + ".")
+    run_one(lambda: settle_answer(req))
+
+
+@click.command("dice")
+@click.argument("total", required=False)
+@JSONL
+def dice_command(total: str | None, jsonl: bool) -> None:
+    """Give the position (1 = banker) that receives the first pile for a dice total."""
+    if jsonl:
+        stream_jsonl(lambda line: dice_answer(json.loads(line) if line.isdigit()
+                                              else line))
+    elif total is None:
+        fail("Give the dice total, for example: trainer dice 11.")
+    else:
+        run_one(lambda: dice_answer(total))
+
+
+def register(cli: click.Group) -> None:
+    """Attach the engine commands to the ``trainer`` group."""
+    cli.add_command(hand)
+    cli.add_command(settle_command)
+    cli.add_command(dice_command)
+    try:
+        from trainer import house_way_cli
+    except ImportError:
+        return
+    house_way_cli.register(cli, hand)

@@ -1,0 +1,21 @@
+"""The database models, re-exported so callers import from ``trainer.models``."""
+from trainer.models.attempt import AppendOnlyError, Attempt, DrillSession
+from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
+from trainer.models.types import UTCDateTime, utcnow
+from trainer.models.user import MIN_PASSWORD_LENGTH, Role, User, normalize_login
+
+__all__ = [
+    "AppendOnlyError",
+    "Attempt",
+    "DEFAULT_HOUSE_WAY",
+    "DEFAULT_PROFILE",
+    "DrillSession",
+    "Group",
+    "MIN_PASSWORD_LENGTH",
+    "Membership",
+    "Role",
+    "UTCDateTime",
+    "User",
+    "normalize_login",
+    "utcnow",
+]

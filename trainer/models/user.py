@@ -1,0 +1,83 @@
+"""Accounts: trainees, supervisors and admins."""
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from flask_login import UserMixin
+from sqlalchemy import CheckConstraint, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from trainer.extensions import db
+from trainer.models.types import UTCDateTime, utcnow
+
+if TYPE_CHECKING:
+    from trainer.models.group import Group, Membership
+
+MIN_PASSWORD_LENGTH = 8
+
+
+class Role(StrEnum):
+    """What an account may do in the training room."""
+
+    TRAINEE = "trainee"
+    SUPERVISOR = "supervisor"
+    ADMIN = "admin"
+
+
+def normalize_login(login: str) -> str:
+    """Return the login as stored: trimmed and lower case."""
+    return login.strip().lower()
+
+
+class User(UserMixin, db.Model):
+    """A person who signs in: a trainee, a supervisor or an admin."""
+
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint(
+            "role IN ('trainee', 'supervisor', 'admin')", name="role"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    login: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    role: Mapped[str] = mapped_column(String(16), default=Role.TRAINEE)
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    membership: Mapped[Membership | None] = relationship(
+        back_populates="user", cascade="all, delete-orphan", uselist=False
+    )
+    groups_supervised: Mapped[list[Group]] = relationship(
+        back_populates="supervisor", order_by="Group.name"
+    )
+
+    @property
+    def is_active(self) -> bool:  # type: ignore[override]
+        """Tell Flask-Login whether this account may sign in."""
+        return self.active
+
+    @property
+    def group(self) -> Group | None:
+        """Return the trainee's group, if any."""
+        return self.membership.group if self.membership else None
+
+    def set_password(self, password: str) -> None:
+        """Store a scrypt hash of ``password``."""
+        if len(password) < MIN_PASSWORD_LENGTH:
+            raise ValueError(
+                f"A password needs at least {MIN_PASSWORD_LENGTH} characters."
+            )
+        self.password_hash = generate_password_hash(password, method="scrypt")
+
+    def check_password(self, password: str) -> bool:
+        """Return whether ``password`` matches the stored hash."""
+        return check_password_hash(self.password_hash, password)
+
+    def __repr__(self) -> str:
+        return f"<User {self.login} {self.role}>"

@@ -1,0 +1,1 @@
+"""The web layer: one blueprint per area, registered in ``create_app``."""

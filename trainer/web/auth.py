@@ -1,0 +1,66 @@
+"""Signing in and out, and changing one's own password."""
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required, login_user, logout_user
+from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
+
+from trainer.extensions import db
+from trainer.models import User, normalize_login
+from trainer.web.access import safe_next
+from trainer.web.forms import ChangePasswordForm, LoginForm
+
+bp = Blueprint("auth", __name__, url_prefix="/auth")
+
+# Checked against when the login is unknown, so a wrong login costs as much
+# time as a wrong password and does not reveal which logins exist.
+_DUMMY_HASH = generate_password_hash("not a real password", method="scrypt")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> str | Response:
+    """Sign a user in and send them on to a page of this site."""
+    next_url = safe_next(request.args.get("next"))
+    if current_user.is_authenticated:
+        return redirect(next_url or url_for("main.index"))
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = db.session.execute(
+            db.select(User).filter_by(login=normalize_login(form.login.data))
+        ).scalar_one_or_none()
+        if user is None:
+            check_password_hash(_DUMMY_HASH, form.password.data)
+        elif user.check_password(form.password.data) and user.active:
+            login_user(user)
+            return redirect(next_url or url_for("main.index"))
+        flash(_("Wrong login or password."), "error")
+    return render_template("auth/login.html", form=form, next_url=next_url), (
+        401 if request.method == "POST" else 200
+    )
+
+
+@bp.route("/logout", methods=["POST"])
+def logout() -> Response:
+    """Sign the user out."""
+    logout_user()
+    flash(_("You are signed out."), "info")
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/password", methods=["GET", "POST"])
+@login_required
+def change_password() -> str | Response:
+    """Change the signed-in user's own password."""
+    form = ChangePasswordForm()
+    if form.validate_on_submit():
+        user = db.session.get(User, current_user.id)
+        if not user.check_password(form.current.data):
+            form.current.errors.append(_("That is not your current password."))
+        else:
+            user.set_password(form.new.data)
+            db.session.commit()
+            flash(_("Your password is changed."), "success")
+            return redirect(url_for("main.index"))
+    return render_template("auth/password.html", form=form)

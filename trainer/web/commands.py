@@ -1,0 +1,79 @@
+"""App commands that join the ``trainer`` console script: create-user and seed-demo."""
+from __future__ import annotations
+
+import click
+from flask import Flask
+
+from trainer.extensions import db
+from trainer.models import Group, Membership, Role, User, normalize_login
+
+DEMO_SUPERVISOR = ("demo-supervisor", "Demo Supervisor (demo)", "demo-supervisor-pw")
+DEMO_GROUP = "Demo group (demo)"
+DEMO_TRAINEES = (
+    ("demo-trainee1", "Demo Trainee One (demo)"),
+    ("demo-trainee2", "Demo Trainee Two (demo)"),
+    ("demo-trainee3", "Demo Trainee Three (demo)"),
+)
+DEMO_TRAINEE_PASSWORD = "demo-trainee-pw"
+
+
+def demo_logins() -> list[tuple[str, str, str]]:
+    """Return (role, login, password) for every demo account."""
+    rows = [(Role.SUPERVISOR.value, DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2])]
+    rows += [(Role.TRAINEE.value, login, DEMO_TRAINEE_PASSWORD) for login, _name in DEMO_TRAINEES]
+    return rows
+
+
+def _login_exists(login: str) -> bool:
+    return db.session.execute(db.select(User.id).filter_by(login=login)).first() is not None
+
+
+@click.command("create-user")
+@click.option(
+    "--role", type=click.Choice([role.value for role in Role]), required=True,
+    help="What the account may do.",
+)
+@click.option("--login", required=True, help="The name the person signs in with.")
+@click.option("--name", default=None, help="Full name shown in the app (defaults to the login).")
+@click.password_option(help="Prompted for, twice, when not given.")
+def create_user(role: str, login: str, name: str | None, password: str) -> None:
+    """Create an account of any role; prompts for the password."""
+    login = normalize_login(login)
+    if _login_exists(login):
+        raise click.ClickException(f"The login {login!r} is taken.")
+    user = User(name=name or login, login=login, role=role)
+    try:
+        user.set_password(password)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    db.session.add(user)
+    db.session.commit()
+    click.echo(f"Created {role} {login!r}.")
+
+
+@click.command("seed-demo")
+def seed_demo() -> None:
+    """Add a demo supervisor, a demo group and three demo trainees (skipped if present)."""
+    login, name, password = DEMO_SUPERVISOR
+    if _login_exists(login):
+        click.echo("Demo accounts already present; nothing to do.")
+        return
+    supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
+    supervisor.set_password(password)
+    group = Group(name=DEMO_GROUP, supervisor=supervisor, settings={"demo": True})
+    db.session.add_all([supervisor, group])
+    for trainee_login, trainee_name in DEMO_TRAINEES:
+        trainee = User(name=trainee_name, login=trainee_login, role=Role.TRAINEE)
+        trainee.set_password(DEMO_TRAINEE_PASSWORD)
+        trainee.membership = Membership(group=group)
+        db.session.add(trainee)
+    db.session.commit()
+    click.echo("Demo accounts created. They have published passwords: never use them in production.")
+    for role, demo_login, demo_password in demo_logins():
+        click.echo(f"  {role:<10} {demo_login:<16} {demo_password}")
+
+
+def register(app: Flask) -> None:
+    """Attach the app's commands to ``app.cli``."""
+    app.cli.add_command(create_user)
+    app.cli.add_command(seed_demo)

@@ -1,0 +1,59 @@
+"""Error pages for 400, 403, 404, 500 and a rejected CSRF token."""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from trainer.extensions import db
+
+
+def _wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return request.is_json or best == "application/json"
+
+
+def _render(code: int, title: str, message: str) -> tuple[str | Response, int]:
+    if _wants_json():
+        return jsonify(error=title, message=message), code
+    return render_template("errors/error.html", code=code, title=title, message=message), code
+
+
+def register(app: Flask) -> None:
+    """Attach the error handlers to ``app``."""
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> tuple[str | Response, int]:
+        """Explain a missing or stale form token."""
+        return _render(
+            400,
+            _("This form has expired"),
+            _("The page was open too long or was sent twice. Reload the page and try again."),
+        )
+
+    @app.errorhandler(400)
+    def bad_request(error: HTTPException) -> tuple[str | Response, int]:
+        """Explain a request the app could not read."""
+        return _render(400, _("Bad request"), _("The request could not be understood."))
+
+    @app.errorhandler(403)
+    def forbidden(error: HTTPException) -> tuple[str | Response, int]:
+        """Explain that the page is not for this account."""
+        return _render(403, _("Not allowed"), _("Your account cannot open this page."))
+
+    @app.errorhandler(404)
+    def not_found(error: HTTPException) -> tuple[str | Response, int]:
+        """Explain that there is nothing here."""
+        return _render(404, _("Page not found"), _("There is no page at this address."))
+
+    @app.errorhandler(500)
+    def server_error(error: Exception) -> tuple[str | Response, int]:
+        """Apologise for a failure and leave the database session clean."""
+        db.session.rollback()
+        return _render(
+            500,
+            _("Something went wrong"),
+            _("The error has been logged. Go back and try again, or ask your supervisor."),
+        )

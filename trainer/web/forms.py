@@ -1,0 +1,83 @@
+"""The forms people fill in; Flask-WTF adds the CSRF token to each."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, SelectField, StringField, SubmitField
+from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+
+from trainer.models import MIN_PASSWORD_LENGTH
+
+LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+def _new_password(label: str) -> PasswordField:
+    return PasswordField(
+        label,
+        validators=[
+            DataRequired(),
+            Length(
+                min=MIN_PASSWORD_LENGTH,
+                max=128,
+                message=_l("A password needs at least %(n)d characters.", n=MIN_PASSWORD_LENGTH),
+            ),
+        ],
+    )
+
+
+class LoginForm(FlaskForm):
+    """Sign in with a login and password."""
+
+    login = StringField(_l("Login"), validators=[DataRequired(), Length(max=64)])
+    password = PasswordField(_l("Password"), validators=[DataRequired()])
+    submit = SubmitField(_l("Sign in"))
+
+
+class ChangePasswordForm(FlaskForm):
+    """Change one's own password."""
+
+    current = PasswordField(_l("Current password"), validators=[DataRequired()])
+    new = _new_password(_l("New password"))
+    confirm = PasswordField(
+        _l("Repeat the new password"),
+        validators=[DataRequired(), EqualTo("new", message=_l("The two new passwords differ."))],
+    )
+    submit = SubmitField(_l("Change password"))
+
+
+class NewAccountForm(FlaskForm):
+    """Create an account with a first password."""
+
+    name = StringField(_l("Full name"), validators=[DataRequired(), Length(max=120)])
+    login = StringField(
+        _l("Login"),
+        validators=[
+            DataRequired(),
+            Length(max=64),
+            Regexp(LOGIN_PATTERN, message=_l("Use letters, digits, dots, dashes and underscores.")),
+        ],
+    )
+    password = _new_password(_l("First password"))
+    submit = SubmitField(_l("Create account"))
+
+
+class NewTraineeForm(NewAccountForm):
+    """Create a trainee in one of the supervisor's groups."""
+
+    group_id = SelectField(_l("Group"), coerce=int)
+
+
+class ResetPasswordForm(FlaskForm):
+    """Give a trainee a new password."""
+
+    password = _new_password(_l("New password"))
+    submit = SubmitField(_l("Reset password"))
+
+
+class GroupForm(FlaskForm):
+    """Name a group and choose the casino settings it trains on."""
+
+    name = StringField(_l("Group name"), validators=[DataRequired(), Length(max=120)])
+    house_way = SelectField(_l("House way"))
+    profile = SelectField(_l("Table rules"))
+    submit = SubmitField(_l("Save group"))

@@ -1,0 +1,90 @@
+"""Each role's home page and a user's own drill records."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import func
+from werkzeug.routing import BuildError
+
+from trainer.extensions import db
+from trainer.models import Attempt, Group, Membership, Role, User
+from trainer.web.access import role_required
+
+bp = Blueprint("main", __name__)
+
+RECENT_RESULTS = 20
+
+
+def get_own_attempt_or_404(attempt_id: int) -> Attempt:
+    """Return one of the signed-in user's attempts, or 404 for anyone else's."""
+    attempt = db.session.get(Attempt, attempt_id)
+    if attempt is None or attempt.user_id != current_user.id:
+        abort(404)
+    return attempt
+
+
+def recent_attempts(user_id: int, limit: int = RECENT_RESULTS) -> list[Attempt]:
+    """Return a user's latest attempts, newest first."""
+    return list(
+        db.session.execute(
+            db.select(Attempt)
+            .filter_by(user_id=user_id)
+            .order_by(Attempt.answered_at.desc(), Attempt.id.desc())
+            .limit(limit)
+        ).scalars()
+    )
+
+
+def drills_url() -> str | None:
+    """Return the drills page once a drills blueprint exists, else None."""
+    try:
+        return url_for("drills.index")
+    except BuildError:
+        return None
+
+
+def supervised_groups(supervisor_id: int) -> list[tuple[Group, int]]:
+    """Return a supervisor's groups with the number of trainees in each."""
+    rows = db.session.execute(
+        db.select(Group, func.count(Membership.user_id))
+        .outerjoin(Membership, Membership.group_id == Group.id)
+        .filter(Group.supervisor_id == supervisor_id)
+        .group_by(Group.id)
+        .order_by(Group.name)
+    ).all()
+    return [(group, count) for group, count in rows]
+
+
+@bp.route("/")
+@login_required
+def index() -> str:
+    """Show the signed-in user's home page for their role."""
+    if current_user.role == Role.SUPERVISOR:
+        return render_template(
+            "main/supervisor_home.html", groups=supervised_groups(current_user.id)
+        )
+    if current_user.role == Role.ADMIN:
+        counts = dict(
+            db.session.execute(db.select(User.role, func.count()).group_by(User.role)).all()
+        )
+        return render_template("main/admin_home.html", counts=counts)
+    return render_template(
+        "main/trainee_home.html",
+        attempts=recent_attempts(current_user.id),
+        group=current_user.group,
+        drills_url=drills_url(),
+    )
+
+
+@bp.route("/results")
+@role_required(Role.TRAINEE)
+def my_results() -> str:
+    """List the signed-in trainee's attempts."""
+    return render_template("main/results.html", attempts=recent_attempts(current_user.id, 200))
+
+
+@bp.route("/results/<int:attempt_id>")
+@login_required
+def show_attempt(attempt_id: int) -> str:
+    """Show one of the signed-in user's attempts."""
+    return render_template("main/attempt.html", attempt=get_own_attempt_or_404(attempt_id))
