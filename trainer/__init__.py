@@ -19,8 +19,10 @@ SUPPORTED_LOCALES = ("en",)
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the trainer web app: config, extensions, blueprints, error pages, CLI."""
+    instance_path = os.environ.get("TRAINER_INSTANCE_PATH")
     app = Flask(
         __name__,
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
         instance_relative_config=True,
         template_folder=str(PROJECT_ROOT / "templates"),
         static_folder=str(PROJECT_ROOT / "static"),
@@ -112,6 +114,9 @@ def _init_extensions(app: Flask) -> None:
     )
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
+    from flask_babel import get_locale
+
+    app.jinja_env.globals["get_locale"] = get_locale
 
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"

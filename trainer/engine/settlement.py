@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from functools import lru_cache
+from typing import NamedTuple
 
-
-from .cards import Card
+from .cards import Card, verify_distinct
 from .hands import Outcome, compare_strengths, rank2, rank5
 from .profiles import FoulPolicy, Rounding, TableProfile, get_profile
 from .setting import verify_set_hand
@@ -35,9 +35,8 @@ SETTLEMENT_TABLE: dict[tuple[Outcome, Outcome], Result] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
-    """The settled bet of one player against the banker."""
+class Settlement(NamedTuple):
+    """The settled bet of one player against the banker (immutable)."""
 
     back: Outcome
     front: Outcome
@@ -76,7 +75,11 @@ def result_of(back: Outcome, front: Outcome) -> Result:
 
 def commission_cents(win_cents: int, profile: TableProfile | str = "nevada") -> int:
     """Return the commission taken from a win of ``win_cents`` under the profile."""
-    profile = get_profile(profile)
+    return _commission_cents(win_cents, get_profile(profile))
+
+
+@lru_cache(maxsize=4096)
+def _commission_cents(win_cents: int, profile: TableProfile) -> int:
     if profile.no_commission or profile.fee_cents is not None or win_cents <= 0:
         return 0
     exact = Decimal(win_cents) * profile.commission_rate
@@ -119,23 +122,32 @@ def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
     return not any(set(range(low, low + 5)) <= present for low in range(2, 9))
 
 
+def _verify_hands(player_back, player_front, banker_back, banker_front) -> None:
+    """Raise ValueError for a wrong card count or a card held twice."""
+    if (len(player_back) != 5 or len(player_front) != 2 or len(banker_back) != 5
+            or len(banker_front) != 2):
+        verify_set_hand(player_back, player_front)
+        verify_set_hand(banker_back, banker_front)
+    cards = (*player_back, *player_front, *banker_back, *banker_front)
+    if len(set(cards)) != 14:
+        # Player and banker cards come from one deck: none may appear twice.
+        verify_distinct(cards)
+
+
 def settle(player_back: Sequence[int], player_front: Sequence[int],
            banker_back: Sequence[int], banker_front: Sequence[int],
            bet_cents: int, profile: TableProfile | str = "nevada",
            house_way: str | None = None) -> Settlement:
     """Settle one player's bet against the banker's set hand."""
-    profile = get_profile(profile)
-    verify_bet(bet_cents)
-    verify_set_hand(player_back, player_front)
-    verify_set_hand(banker_back, banker_front)
-    # Player and banker cards come from one deck: none may appear in both.
-    from .cards import verify_distinct
-    verify_distinct(list(player_back) + list(player_front)
-                    + list(banker_back) + list(banker_front))
+    if not isinstance(profile, TableProfile):
+        profile = get_profile(profile)
+    if type(bet_cents) is not int or bet_cents <= 0:
+        verify_bet(bet_cents)
+    _verify_hands(player_back, player_front, banker_back, banker_front)
     wheel = profile.wheel
-    fee = fee_cents(profile)
+    fee = 0 if profile.no_commission or profile.fee_cents is None else profile.fee_cents
     pb, pf = rank5(player_back, wheel), rank2(player_front)
-    fouled = pb < rank2(player_front)
+    fouled = pb < pf
     reset = None
     if fouled and profile.foul_policy == FoulPolicy.LOSE:
         return Settlement(Outcome.LOSS, Outcome.LOSS, True, Result.LOSE, bet_cents,
@@ -148,7 +160,7 @@ def settle(player_back: Sequence[int], player_front: Sequence[int],
         pb, pf = rank5(reset.back, wheel), rank2(reset.front)
     bb, bf = rank5(banker_back, wheel), rank2(banker_front)
     back, front = compare_strengths(pb, bb), compare_strengths(pf, bf)
-    result = result_of(back, front)
+    result = SETTLEMENT_TABLE[(back, front)]
     if (result is Result.WIN and profile.no_commission
             and is_queen_high_pai_gow(tuple(banker_back) + tuple(banker_front))):
         result = Result.PUSH

@@ -5,6 +5,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from flask import current_app, has_app_context
 from flask_login import UserMixin
 from sqlalchemy import CheckConstraint, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from trainer.models.group import Group, Membership
 
 MIN_PASSWORD_LENGTH = 8
+DEFAULT_HASH_METHOD = "scrypt"
 
 
 class Role(StrEnum):
@@ -73,7 +75,11 @@ class User(UserMixin, db.Model):
             raise ValueError(
                 f"A password needs at least {MIN_PASSWORD_LENGTH} characters."
             )
-        self.password_hash = generate_password_hash(password, method="scrypt")
+        method = DEFAULT_HASH_METHOD
+        if has_app_context():
+            # Tests lower the scrypt cost through config; production keeps the default.
+            method = current_app.config.get("PASSWORD_HASH_METHOD", DEFAULT_HASH_METHOD)
+        self.password_hash = generate_password_hash(password, method=method)
 
     def check_password(self, password: str) -> bool:
         """Return whether ``password`` matches the stored hash."""

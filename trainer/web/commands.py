@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login
@@ -36,6 +37,7 @@ def _login_exists(login: str) -> bool:
 @click.option("--login", required=True, help="The name the person signs in with.")
 @click.option("--name", default=None, help="Full name shown in the app (defaults to the login).")
 @click.password_option(help="Prompted for, twice, when not given.")
+@with_appcontext
 def create_user(role: str, login: str, name: str | None, password: str) -> None:
     """Create an account of any role; prompts for the password."""
     login = normalize_login(login)
@@ -52,11 +54,13 @@ def create_user(role: str, login: str, name: str | None, password: str) -> None:
 
 
 @click.command("seed-demo")
+@with_appcontext
 def seed_demo() -> None:
     """Add a demo supervisor, a demo group and three demo trainees (skipped if present)."""
     login, name, password = DEMO_SUPERVISOR
     if _login_exists(login):
         click.echo("Demo accounts already present; nothing to do.")
+        _echo_demo_logins()
         return
     supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
     supervisor.set_password(password)
@@ -68,7 +72,12 @@ def seed_demo() -> None:
         trainee.membership = Membership(group=group)
         db.session.add(trainee)
     db.session.commit()
-    click.echo("Demo accounts created. They have published passwords: never use them in production.")
+    click.echo("Demo accounts created.")
+    _echo_demo_logins()
+
+
+def _echo_demo_logins() -> None:
+    click.echo("Demo logins (published passwords: never use them in production):")
     for role, demo_login, demo_password in demo_logins():
         click.echo(f"  {role:<10} {demo_login:<16} {demo_password}")
 

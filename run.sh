@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up and start the trainer on this machine:   ./run.sh
+# Run the whole test suite instead:                ./run.sh test [pytest args]
+# Safe to run again: the venv, the install, the migrations and the demo accounts
+# are each skipped or brought up to date when already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON=${PYTHON:-python3}
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-5000}
+
+if [ ! -x .venv/bin/python ]; then
+    echo "Creating the virtual environment in .venv ..."
+    "$PYTHON" -m venv .venv
+fi
+
+# Install the project (with extras) unless this exact pyproject.toml is already installed.
+install() {
+    local spec=$1 stamp
+    stamp=".venv/.installed-$(sha256sum < pyproject.toml | cut -c1-16)-${spec//[^a-z]/}"
+    if [ ! -e "$stamp" ]; then
+        echo "Installing $spec into .venv ..."
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+        touch "$stamp"
+    fi
+}
+
+if [ "${1:-}" = "test" ]; then
+    shift
+    install ".[test]"
+    exec .venv/bin/pytest "$@"
+fi
+
+install "."
+.venv/bin/trainer db upgrade
+.venv/bin/trainer seed-demo
+echo
+echo "Pai Gow Trainer: open http://$HOST:$PORT/ in a browser (Ctrl-C stops the server)."
+echo
+exec .venv/bin/trainer run --host "$HOST" --port "$PORT"

@@ -1,0 +1,194 @@
+"""Fixtures shared by the web and browser tests: the app, clients, accounts and records.
+
+Every test gets a fresh database: a temporary SQLite file, or, when
+TEST_DATABASE_URL is set, that database emptied and rebuilt. CSRF protection
+stays on; tests fetch a token the way a browser does (``web.helpers``).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from trainer import create_app
+from trainer.extensions import db
+from trainer.models import Attempt, DrillSession, Group, Membership, Role, User
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+PASSWORD = "correct-horse-9"
+
+
+@dataclass(frozen=True)
+class Account:
+    """What a test needs to act as a user: id and credentials, no ORM object."""
+
+    id: int
+    login: str
+    password: str
+    role: str
+
+
+def _empty_database(url: str) -> None:
+    """Drop every table, including alembic_version, from a shared test database."""
+    engine = sa.create_engine(url)
+    try:
+        existing = sa.MetaData()
+        existing.reflect(engine)
+        existing.drop_all(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path: Any) -> str:
+    """Return the URL of this test's own empty database."""
+    if TEST_DATABASE_URL:
+        _empty_database(TEST_DATABASE_URL)
+        return TEST_DATABASE_URL
+    return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
+@pytest.fixture
+def app_config(database_url: str) -> dict[str, Any]:
+    """Return the test overrides passed to ``create_app``; tests may change them first."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        # Still scrypt, at a cost that keeps the suite fast.
+        "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
+    }
+
+
+@pytest.fixture
+def empty_app(app_config: dict[str, Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    """Yield an app whose database has no tables yet."""
+    # Keep a developer's instance/config.py and database out of the tests.
+    monkeypatch.setenv("TRAINER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    app = create_app(app_config)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def app(empty_app: Flask) -> Flask:
+    """Return an app whose database has every table and no rows."""
+    with empty_app.app_context():
+        db.create_all()
+    return empty_app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Return a test client with its own cookie jar."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """Return a runner for the app's CLI commands."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_user(app: Flask) -> Any:
+    """Return a builder that creates a user and hands back an ``Account``."""
+    counter = iter(range(1, 10_000))
+
+    def build(
+        role: str = Role.TRAINEE,
+        login: str | None = None,
+        password: str = PASSWORD,
+        name: str | None = None,
+        group_id: int | None = None,
+        active: bool = True,
+    ) -> Account:
+        login = login or f"{role}{next(counter)}"
+        with app.app_context():
+            user = User(name=name or login.title(), login=login, role=role, active=active)
+            user.set_password(password)
+            if group_id is not None:
+                user.membership = Membership(group_id=group_id)
+            db.session.add(user)
+            db.session.commit()
+            return Account(user.id, login, password, role)
+
+    return build
+
+
+@pytest.fixture
+def make_group(app: Flask) -> Any:
+    """Return a builder that creates a group and hands back its id."""
+
+    def build(supervisor_id: int, name: str = "Day shift", **fields: Any) -> int:
+        with app.app_context():
+            group = Group(name=name, supervisor_id=supervisor_id, settings={}, **fields)
+            db.session.add(group)
+            db.session.commit()
+            return group.id
+
+    return build
+
+
+@pytest.fixture
+def make_attempt(app: Flask) -> Any:
+    """Return a builder that records one answered question and hands back its id."""
+
+    def build(user_id: int, correct: bool = True, rule_id: str = "hw.pair.split", **fields: Any) -> int:
+        issued = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+        with app.app_context():
+            session = DrillSession(
+                user_id=user_id, kind="set-hand", mode="practice", length=10,
+                house_way="trump-plaza", profile="nevada",
+            )
+            values: dict[str, Any] = {
+                "position": 0, "kind": "set-hand", "seed": 42,
+                "question": {"hand": ["As", "Ad", "7c", "7d", "2h", "3s", "Jk"]},
+                "answer": {"front": ["7c", "7d"]}, "correct_answer": {"front": ["7c", "7d"]},
+                "issued_at": issued, "answered_at": issued + timedelta(seconds=4),
+                "elapsed_ms": 4000,
+            }
+            attempt = Attempt(
+                session=session, user_id=user_id, correct=correct, rule_id=rule_id,
+                **{**values, **fields},
+            )
+            db.session.add_all([session, attempt])
+            db.session.commit()
+            return attempt.id
+
+    return build
+
+
+@pytest.fixture
+def supervisor(make_user: Any) -> Account:
+    """Return a supervisor account."""
+    return make_user(Role.SUPERVISOR, login="sup")
+
+
+@pytest.fixture
+def group(make_group: Any, supervisor: Account) -> int:
+    """Return the id of the supervisor's group."""
+    return make_group(supervisor.id, name="Day shift")
+
+
+@pytest.fixture
+def trainee(make_user: Any, group: int) -> Account:
+    """Return a trainee in the supervisor's group."""
+    return make_user(Role.TRAINEE, login="trainee", group_id=group)
+
+
+@pytest.fixture
+def admin(make_user: Any) -> Account:
+    """Return an admin account."""
+    return make_user(Role.ADMIN, login="boss")

@@ -1,0 +1,59 @@
+"""The app's commands: create-user, seed-demo and the migrations behind db upgrade."""
+from __future__ import annotations
+
+import flask_migrate
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from trainer.extensions import db
+from trainer.models import Group, Role, User
+from trainer.web.commands import DEMO_TRAINEE_PASSWORD
+from web.helpers import login
+
+
+def test_create_user_prompts_for_the_password(app, runner) -> None:
+    result = runner.invoke(args=["create-user", "--role", "supervisor", "--login", "Pit.Boss"],
+                           input="long-enough-1\nlong-enough-1\n")
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        user = db.session.execute(db.select(User).filter_by(login="pit.boss")).scalar_one()
+        assert user.role == Role.SUPERVISOR and user.check_password("long-enough-1")
+
+
+def test_create_user_refuses_a_taken_login_and_a_short_password(runner, trainee) -> None:
+    taken = runner.invoke(args=["create-user", "--role", "admin", "--login", "trainee",
+                                "--password", "long-enough-1"])
+    assert taken.exit_code != 0 and "taken" in taken.output
+    short = runner.invoke(args=["create-user", "--role", "admin", "--login", "x", "--password", "short"])
+    assert short.exit_code != 0 and "at least 8" in short.output
+
+
+def test_seed_demo_creates_marked_demo_accounts_once(app, runner, client) -> None:
+    first = runner.invoke(args=["seed-demo"])
+    assert first.exit_code == 0 and "demo-trainee1" in first.output
+    second = runner.invoke(args=["seed-demo"])
+    assert second.exit_code == 0 and "already present" in second.output
+    with app.app_context():
+        users = db.session.execute(db.select(User)).scalars().all()
+        assert sorted(user.role for user in users) == ["supervisor", "trainee", "trainee", "trainee"]
+        assert all("(demo)" in user.name for user in users)
+        group = db.session.execute(db.select(Group)).scalar_one()
+        assert len(group.memberships) == 3
+
+    class Demo:
+        login = "demo-trainee1"
+        password = DEMO_TRAINEE_PASSWORD
+
+    assert login(client, Demo).headers["Location"] == "/"
+
+
+def test_migrations_build_the_schema_the_models_describe(empty_app) -> None:
+    with empty_app.app_context():
+        flask_migrate.upgrade()
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            assert compare_metadata(context, db.metadata) == []
+            tables = set(sa.inspect(connection).get_table_names())
+        assert {"users", "groups", "memberships", "drill_sessions", "attempts"} <= tables
+        flask_migrate.downgrade(revision="base")

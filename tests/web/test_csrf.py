@@ -1,0 +1,42 @@
+"""CSRF protection is on for every POST, forms and JavaScript alike."""
+from __future__ import annotations
+
+from web.helpers import csrf_token, login, post_form
+
+
+def test_post_without_a_token_is_rejected(client, trainee) -> None:
+    response = client.post("/auth/login", data={"login": trainee.login, "password": trainee.password})
+    assert response.status_code == 400
+    assert "Reload the page and try again." in response.get_data(as_text=True)
+    assert client.get("/").headers["Location"].startswith("/auth/login")
+
+
+def test_post_with_a_wrong_token_is_rejected(client, trainee) -> None:
+    login(client, trainee)
+    response = client.post("/auth/logout", data={"csrf_token": "forged"})
+    assert response.status_code == 400
+    assert client.get("/").status_code == 200
+
+
+def test_logout_without_a_token_leaves_the_user_signed_in(client, trainee) -> None:
+    login(client, trainee)
+    assert client.post("/auth/logout").status_code == 400
+    assert client.get("/").status_code == 200
+
+
+def test_javascript_posts_pass_with_the_header_token(client, trainee) -> None:
+    login(client, trainee)
+    token = csrf_token(client, "/")
+    response = client.post("/auth/logout", headers={"X-CSRFToken": token})
+    assert response.headers["Location"] == "/auth/login"
+
+
+def test_javascript_posts_without_a_token_get_a_json_error(client, trainee) -> None:
+    login(client, trainee)
+    response = client.post("/auth/logout", json={}, headers={"Accept": "application/json"})
+    assert response.status_code == 400
+    assert "Reload" in response.get_json()["message"]
+
+
+def test_a_form_posted_with_its_token_passes(client, trainee) -> None:
+    assert post_form(client, "/auth/login", {"login": trainee.login, "password": trainee.password}).status_code == 302

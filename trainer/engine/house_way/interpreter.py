@@ -1,0 +1,545 @@
+"""The house-way interpreter: set any seven cards by a sheet's ordered rules.
+
+A house way is data: one TOML file per casino in ``presets/``, holding the
+sheet's sections and rules in the order written, each rule with its id, its
+sheet text, its condition and an explanation template. This module reads a
+file and applies it (house-ways README, sections 6 and 7).
+
+Speed: most decisions depend only on the rank multiset, once the hand is known
+to hold no straight or flush. Those are decided once per rank multiset and
+cached as a split index; only hands that may hold an S/F look at the 21 splits.
+"""
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from operator import itemgetter
+
+from ..cards import DECK, Card, format_cards, parse_card, parse_cards, verify_distinct
+from ..hands import (CARD_PRIME, CARD_RANK, CATEGORY_SHIFT, Category, Wheel, evaluate5,
+                     rank2, rank5_function, straight_key)
+from ..setting import SPLITS
+from . import kinds as K
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HOUSE_WAY = "trump-plaza"
+_PRESETS = "presets"
+
+# Splits as item getters over the seven cards sorted low to high; each hand is
+# returned high card first.
+_BACK_IDX: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(b, reverse=True))
+                                               for b, _ in SPLITS)
+_FRONT_IDX: tuple[tuple[int, int], ...] = tuple((f[1], f[0]) for _, f in SPLITS)
+_BACK_GET = tuple(itemgetter(*b) for b in _BACK_IDX)
+_FRONT_GET = tuple(itemgetter(*f) for f in _FRONT_IDX)
+_WHEELS = {w.value: rank5_function(w.value) for w in Wheel}
+_ACE_HIGH_KEY = {w.value: straight_key(14, w.value) for w in Wheel}
+_SF_CATS = K.SF_CATEGORIES
+
+
+# --- quick S/F screen: can some five of these seven make a straight or flush? ------
+
+def _straight_tables() -> tuple[bytes, bytes]:
+    windows = [sum(1 << (r - 2) for r in range(top - 4, top + 1)) for top in range(6, 15)]
+    windows.append((1 << 12) | 0b1111)  # A-2-3-4-5
+    full = bytearray(1 << 13)
+    near = bytearray(1 << 13)
+    for mask in range(1 << 13):
+        best = max((mask & w).bit_count() for w in windows)
+        full[mask] = best >= 5
+        near[mask] = best >= 4
+    return bytes(full), bytes(near)
+
+
+def _flush_sets() -> tuple[frozenset[int], frozenset[int]]:
+    five, four = set(), set()
+    for a in range(8):
+        for b in range(8 - a):
+            for c in range(8 - a - b):
+                for d in range(8 - a - b - c):
+                    packed = a | b << 4 | c << 8 | d << 12
+                    if max(a, b, c, d) >= 5:
+                        five.add(packed)
+                    if max(a, b, c, d) >= 4:
+                        four.add(packed)
+    return frozenset(five), frozenset(four)
+
+
+_STRAIGHT5, _STRAIGHT4 = _straight_tables()
+_FLUSH5, _FLUSH4 = _flush_sets()
+_RANK_BIT = tuple(1 << (c // 4) for c in range(52)) + (0,)
+_SUIT_ADD = tuple(1 << (4 * (c % 4)) for c in range(52)) + (0,)
+
+
+def may_hold_sf(cards: Sequence[int]) -> bool:
+    """Tell whether some five of seven cards make a straight or flush."""
+    mask = suits = 0
+    for c in cards:
+        mask |= _RANK_BIT[c]
+        suits += _SUIT_ADD[c]
+    if 52 in cards:
+        return bool(_STRAIGHT4[mask]) or suits in _FLUSH4
+    return bool(_STRAIGHT5[mask]) or suits in _FLUSH5
+
+
+# --- results -----------------------------------------------------------------------
+
+class HouseWayError(RuntimeError):
+    """A house-way file is wrong, or leaves a hand undecided."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWaySetting:
+    """Seven cards set the house way: back, front, the deciding rule and why."""
+
+    back: tuple[Card, ...]
+    front: tuple[Card, ...]
+    rule: str
+    explanation: str
+
+    @property
+    def family(self) -> str:
+        """Return the deciding rule's family (``two-pair``)."""
+        return K.rule_family(self.rule)
+
+    def as_dict(self) -> dict:
+        """Return the JSON form used by the command line."""
+        return {"back": [str(c) for c in self.back], "front": [str(c) for c in self.front],
+                "rule": self.rule, "explanation": self.explanation}
+
+
+# --- the sheet as data -------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule (clause) of a sheet: its id, kind, condition and sheet text."""
+
+    id: str
+    number: str
+    text: str
+    explain: str
+    pool: str | None = None
+    when: Mapping = field(default_factory=dict)
+    resolved: str | None = None
+    decided: str | None = None
+    section: str = ""
+    pre: tuple = ()
+    post: tuple = ()
+
+    @property
+    def kind(self) -> str:
+        """Return the rule kind (``two-pair.split``), which places the cards."""
+        return K.kind_of(self.id)
+
+    @property
+    def family(self) -> str:
+        """Return the rule's family (``two-pair``)."""
+        return K.rule_family(self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A numbered section of a sheet: when it applies and its rules, in order."""
+
+    number: str
+    title: str
+    text: str
+    when: Mapping
+    rules: tuple[Rule, ...]
+    resolved: str | None = None
+    decided: str | None = None
+    pre: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One of the sheet's own examples."""
+
+    cards: str
+    front: str
+    back: str
+    value: str
+    rule: str
+    note: str = ""
+
+
+def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
+                     sheet: str) -> Section:
+    number = str(raw["number"])
+    where = f"{sheet} section {number}"
+    when = dict(raw.get("when", {}))
+    pre, post = K.compile_condition(when, groups, where)
+    if post:
+        raise ValueError(f"{where}: a section cannot test a rule's front.")
+    shapes = set(when.get("shapes", K.SHAPES))
+    rules = []
+    for r in raw.get("rules", []):
+        rid = r["id"]
+        rwhere = f"{sheet} rule {rid}"
+        kind = K.KINDS.get(K.kind_of(rid))
+        if kind is None:
+            raise ValueError(f"{rwhere}: unknown rule kind {K.kind_of(rid)!r}.")
+        rwhen = dict(r.get("when", {}))
+        rshapes = set(rwhen.get("shapes", shapes)) & shapes
+        if not rshapes <= kind.shapes:
+            bad = sorted(rshapes - kind.shapes)
+            raise ValueError(f"{rwhere}: kind {kind.name} cannot set a {bad[0]} hand; "
+                             "narrow the rule with 'shapes'.")
+        pool = r.get("pool")
+        if kind.front is None:
+            pool = pool or "all"
+            if pool not in K.POOLS:
+                raise ValueError(f"{rwhere}: unknown pool {pool!r}.")
+        elif pool is not None:
+            raise ValueError(f"{rwhere}: only sf.best-front rules take a pool.")
+        rpre, rpost = K.compile_condition(rwhen, groups, rwhere)
+        explain = r["explain"]
+        try:
+            explain.format_map({f: "x" for f in K.TEMPLATE_FIELDS})
+        except (KeyError, ValueError, IndexError) as exc:
+            raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
+        rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
+                          rwhen, r.get("resolved"), r.get("decided"), number,
+                          tuple(rpre), tuple(rpost)))
+    return Section(number, raw.get("title", ""), raw.get("text", ""), when, tuple(rules),
+                   raw.get("resolved"), raw.get("decided"), tuple(pre))
+
+
+class _Hand(K.HandFacts):
+    """Seven sorted cards under evaluation: shape, splits, pools (lazy)."""
+
+    __slots__ = ("cards", "ranks", "shape", "wheel", "rank", "_sf", "_backs", "_fronts",
+                 "_pools", "_held")
+
+    def __init__(self, cards: Sequence[Card], wheel: str, sf: bool | None) -> None:
+        self.cards = cards
+        self.ranks = tuple(CARD_RANK[c] for c in cards)
+        self.shape = K.shape_of(self.ranks)
+        self.wheel = wheel
+        self.rank = _WHEELS[wheel]
+        self._sf = sf
+        self._backs: list[int | None] = [None] * 21
+        self._fronts: list[int | None] = [None] * 21
+        self._pools: dict[str, int | None] = {}
+        self._held: set[int] | None = None
+
+    # strengths
+    def back_strength(self, split: int) -> int:
+        s = self._backs[split]
+        if s is None:
+            s = self._backs[split] = self.rank(_BACK_GET[split](self.cards))
+        return s
+
+    def front_strength(self, split: int) -> int:
+        s = self._fronts[split]
+        if s is None:
+            s = self._fronts[split] = rank2(_FRONT_GET[split](self.cards))
+        return s
+
+    def _all_backs(self) -> list[int]:
+        for k in range(21):
+            if self._backs[k] is None:
+                self.back_strength(k)
+        return self._backs  # type: ignore[return-value]
+
+    # facts
+    @property
+    def sf(self) -> bool:  # type: ignore[override]
+        if self._sf is None:
+            self._sf = bool(self.held())
+        return self._sf
+
+    def held(self) -> set[int]:
+        if self._held is None:
+            self._held = {s >> CATEGORY_SHIFT for s in self._all_backs()} & _SF_CATS
+        return self._held
+
+    def holds(self, category: int) -> bool:
+        return category in self.held()
+
+    def ace_singleton_card(self) -> int | None:
+        if not self.shape.ace:
+            return None
+        return next(c for c, r in zip(self.cards, self.ranks) if r == 14)
+
+    def pool_best(self, pool: str) -> int | None:
+        if pool in self._pools:
+            return self._pools[pool]
+        accept = K.POOLS[pool][1]
+        ace_key = _ACE_HIGH_KEY[self.wheel]
+        ace_card = self.ace_singleton_card()
+        best, best_key = None, None
+        for k, back in enumerate(self._all_backs()):
+            cat = back >> CATEGORY_SHIFT
+            if cat not in _SF_CATS:
+                continue
+            ace_high = cat == Category.ROYAL_FLUSH or (
+                cat != Category.FLUSH and (back >> 16) & 0xF == ace_key)
+            if pool != "all" and not accept(
+                    K.PoolView(cat, ace_high, _BACK_GET[k](self.cards), ace_card)):
+                continue
+            key = (self.front_strength(k), back)
+            if best_key is None or key > best_key:
+                best, best_key = k, key
+        self._pools[pool] = best
+        return best
+
+    def choose(self, front_ranks: tuple[int, int]) -> int:
+        """Return the split with these front ranks and the strongest back (card choice)."""
+        want = tuple(sorted(front_ranks))
+        ranks = self.ranks
+        best, best_back = None, -1
+        for k, (i, j) in enumerate(_FRONT_IDX):
+            pair = (ranks[j], ranks[i])
+            if pair != want:
+                continue
+            back = self.back_strength(k)
+            if back > best_back:
+                best, best_back = k, back
+        if best is None:
+            raise HouseWayError(f"No split puts ranks {want} in front of "
+                                f"{format_cards(self.cards)}.")
+        return best
+
+
+def _front_text(cards: Sequence[int]) -> str:
+    hi, lo = sorted((CARD_RANK[c] for c in cards), reverse=True)
+    if hi == lo:
+        return f"a pair of {K.plural(hi)}"
+    return f"{K.rank_char(hi)}-{K.rank_char(lo)}"
+
+
+_BACK_WORDS: dict[tuple[str, int], str] = {}
+
+
+def _back_text(cards: Sequence[int], strength: int, wheel: str) -> str:
+    words = _BACK_WORDS.get((wheel, strength))
+    if words is None:
+        text = evaluate5(cards, wheel).description.split(", joker as")[0]
+        words = _BACK_WORDS[(wheel, strength)] = text[0].lower() + text[1:]
+    return words
+
+
+class _Fields(dict):
+    """Explanation words, the front and back described only when asked for."""
+
+    def __init__(self, hand: _Hand, split: int) -> None:
+        super().__init__(K.shape_fields(hand.shape))
+        self.hand = hand
+        self.split = split
+
+    def __missing__(self, key: str) -> str:
+        h, k = self.hand, self.split
+        if key == "front":
+            return _front_text(_FRONT_GET[k](h.cards))
+        if key == "back":
+            return _back_text(_BACK_GET[k](h.cards), h.back_strength(k), h.wheel)
+        raise KeyError(key)
+
+
+class HouseWay:
+    """One casino's house way, loaded from its data file."""
+
+    def __init__(self, data: Mapping) -> None:
+        self.name: str = data["name"]
+        self.title: str = data.get("title", self.name)
+        self.casino: str = data["casino"]
+        self.source: str = data.get("source", "")
+        self.authority: str = data.get("authority", "")
+        self.thresholds: str = data.get("thresholds", "")
+        self.notes: tuple[str, ...] = tuple(data.get("notes", ()))
+        self.rank_groups: dict[str, tuple[int, int]] = {
+            g: K.parse_range(r) for g, r in data.get("rank_groups", {}).items()}
+        self.sections: tuple[Section, ...] = tuple(
+            _compile_section(s, self.rank_groups, self.name) for s in data["sections"])
+        self.rules: tuple[Rule, ...] = tuple(r for s in self.sections for r in s.rules)
+        ids = [r.id for r in self.rules]
+        dupes = {i for i in ids if ids.count(i) > 1}
+        if dupes:
+            raise ValueError(f"{self.name}: rule id {sorted(dupes)[0]!r} is used twice.")
+        self._by_id = {r.id: r for r in self.rules}
+        self.examples: tuple[Example, ...] = tuple(
+            Example(e["cards"], e["front"], e["back"], e.get("value", ""), e["rule"],
+                    e.get("note", "")) for e in data.get("examples", ()))
+        for e in self.examples:
+            if e.rule not in self._by_id:
+                raise ValueError(f"{self.name}: example rule {e.rule!r} is not on the sheet.")
+        self.coverage: tuple[dict, ...] = tuple(dict(c) for c in data.get("coverage", ()))
+        self._plain: dict[int, tuple[int, str, str]] = {}
+
+    @classmethod
+    def from_toml(cls, text: str) -> "HouseWay":
+        """Build a house way from TOML text (a preset file or a test sheet)."""
+        return cls(tomllib.loads(text))
+
+    def __repr__(self) -> str:
+        return f"<HouseWay {self.name} ({len(self.rules)} rules)>"
+
+    def rule(self, rule_id: str) -> Rule:
+        """Return a rule by id (a ``.fallback`` id answers its rule)."""
+        base = rule_id.removesuffix(".fallback")
+        try:
+            return self._by_id[base]
+        except KeyError:
+            raise ValueError(f"{self.name} has no rule {rule_id!r}.") from None
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """Return the rule ids in the sheet's order."""
+        return tuple(r.id for r in self.rules)
+
+    # --- setting a hand -------------------------------------------------------------
+
+    def set(self, seven: Iterable[int | str] | str,
+            wheel: str = Wheel.SECOND_HIGHEST) -> HouseWaySetting:
+        """Set seven cards the house way."""
+        cards = _sorted_cards(seven)
+        if wheel not in _WHEELS:
+            raise ValueError(f"Unknown wheel setting {wheel!r}; use "
+                             f"{' or '.join(_WHEELS)}.")
+        a, b, c, d, e, f, g = cards
+        rb = _RANK_BIT
+        mask = rb[a] | rb[b] | rb[c] | rb[d] | rb[e] | rb[f] | rb[g]
+        sa = _SUIT_ADD
+        suits = sa[a] + sa[b] + sa[c] + sa[d] + sa[e] + sa[f] + sa[g]
+        if g == 52:
+            sf = _STRAIGHT4[mask] or suits in _FLUSH4
+        else:
+            sf = _STRAIGHT5[mask] or suits in _FLUSH5
+        if sf:
+            split, rule, text = self.decide(cards, wheel, True)
+        else:
+            p = CARD_PRIME
+            key = p[a] * p[b] * p[c] * p[d] * p[e] * p[f] * p[g]
+            entry = self._plain.get(key)
+            if entry is None:
+                # No S/F: every back's value depends on ranks alone, so the
+                # decision holds for every hand with these ranks.
+                entry = self._plain[key] = self.decide(cards, wheel, False)
+            split, rule, text = entry
+        return HouseWaySetting(_BACK_GET[split](cards), _FRONT_GET[split](cards), rule, text)
+
+    def decide(self, cards: Sequence[Card], wheel: str = Wheel.SECOND_HIGHEST,
+               sf: bool | None = None) -> tuple[int, str, str]:
+        """Apply the rules to seven sorted cards: (split index, rule id, explanation).
+
+        This is the reference path: no cache. ``sf`` may be given when known.
+        """
+        hand = _Hand(cards, wheel, sf)
+        for section in self.sections:
+            if not all(p(hand) for p in section.pre):
+                continue
+            for rule in section.rules:
+                if not all(p(hand) for p in rule.pre):
+                    continue
+                if rule.pool is not None:
+                    split = hand.pool_best(rule.pool)
+                    if split is None:
+                        continue
+                else:
+                    split = hand.choose(K.KINDS[rule.kind].front(hand.shape))
+                if not all(p(hand, split) for p in rule.post):
+                    continue
+                return self._finish(hand, rule, split)
+        raise HouseWayError(
+            f"{self.name}: no rule decides {format_cards(cards)} (shape "
+            f"{hand.shape.code}, {'with' if hand.sf else 'no'} S/F).")
+
+    def _finish(self, hand: _Hand, rule: Rule, split: int) -> tuple[int, str, str]:
+        text = rule.explain.format_map(_Fields(hand, split))
+        if hand.back_strength(split) >= hand.front_strength(split):
+            return split, rule.id, text
+        log.error("House way %s, rule %s fouls %s; using the fallback (sheet error).",
+                  self.name, rule.id, format_cards(hand.cards))
+        split = _fallback(hand, split)
+        fields = _Fields(hand, split)
+        text = (f"{text.rstrip('.')}; that would foul, so the fallback plays "
+                f"{fields['front']} in front and {fields['back']} in back")
+        return split, rule.id + ".fallback", text
+
+
+def _fallback(hand: _Hand, failed: int) -> int:
+    """README section 7: the best legal front no better than the failed one."""
+    ceiling = hand.front_strength(failed)
+    best, best_key = None, None
+    for k in range(21):
+        front, back = hand.front_strength(k), hand.back_strength(k)
+        if back < front or front > ceiling:
+            continue
+        if best_key is None or (front, back) > best_key:
+            best, best_key = k, (front, back)
+    if best is None:
+        best = max(range(21), key=lambda k: (hand.back_strength(k), hand.front_strength(k)))
+    return best
+
+
+def _sorted_cards(seven) -> list[Card]:
+    """Return seven distinct cards sorted low to high, or raise ValueError."""
+    try:
+        vals = sorted(seven)
+        if (len(vals) == 7 and 0 <= vals[0] < vals[1] < vals[2] < vals[3] < vals[4]
+                < vals[5] < vals[6] <= 52):
+            return [DECK[v] for v in vals]
+    except TypeError:
+        pass
+    if isinstance(seven, str):
+        cards = parse_cards(seven, 7)
+    else:
+        cards = []
+        for x in seven:
+            if isinstance(x, str):
+                cards.append(parse_card(x))
+            elif isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 52:
+                cards.append(DECK[x])
+            else:
+                raise ValueError(f"{x!r} is not a card: write a rank and a suit, "
+                                 "or JK for the joker.")
+        verify_distinct(cards)
+        if len(cards) != 7:
+            raise ValueError(f"A Pai Gow hand has 7 cards; {len(cards)} were given.")
+    return sorted(cards)
+
+
+# --- presets -------------------------------------------------------------------------
+
+def _preset_dir():
+    return resources.files(__package__).joinpath(_PRESETS)
+
+
+@cache
+def _preset_names() -> tuple[str, ...]:
+    names = sorted(p.name.removesuffix(".toml") for p in _preset_dir().iterdir()
+                   if p.name.endswith(".toml"))
+    if DEFAULT_HOUSE_WAY in names:
+        names.remove(DEFAULT_HOUSE_WAY)
+        names.insert(0, DEFAULT_HOUSE_WAY)
+    return tuple(names)
+
+
+def preset_names() -> list[str]:
+    """Return the shipped presets, the default first."""
+    return list(_preset_names())
+
+
+@cache
+def load(name: str = DEFAULT_HOUSE_WAY) -> HouseWay:
+    """Return a shipped house way by preset name (loaded once)."""
+    if name not in _preset_names():
+        raise ValueError(f"Unknown house way {name!r}; the presets are "
+                         f"{', '.join(preset_names())}.")
+    text = _preset_dir().joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    way = HouseWay.from_toml(text)
+    if way.name != name:
+        raise HouseWayError(f"Preset file {name}.toml names itself {way.name!r}.")
+    return way
+
+
+def set_hand(seven: Iterable[int | str] | str, house_way: str = DEFAULT_HOUSE_WAY,
+             wheel: str = Wheel.SECOND_HIGHEST) -> HouseWaySetting:
+    """Set seven cards by a named house way (the dealer's procedure and foul policy)."""
+    return load(house_way).set(seven, wheel)
