@@ -78,3 +78,16 @@ def test_static_and_templates_come_from_the_top_level_folders(client) -> None:
             assert response.status_code == 200
     page = client.get("/auth/login").get_data(as_text=True)
     assert "http://" not in page and "https://" not in page
+
+
+def test_pages_are_served_in_english_through_babel(client) -> None:
+    response = client.get("/auth/login", headers={"Accept-Language": "fr-FR,en;q=0.5"})
+    page = response.get_data(as_text=True)
+    assert '<html lang="en">' in page
+    assert "Sign in" in page
+
+
+def test_english_catalog_ships_with_the_app() -> None:
+    root = Path(__file__).resolve().parents[2]
+    assert (root / "babel.cfg").is_file()
+    assert (root / "translations" / "en" / "LC_MESSAGES" / "messages.po").is_file()

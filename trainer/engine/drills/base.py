@@ -1,0 +1,152 @@
+"""The drill registry: each drill kind generates questions and grades answers.
+
+A question is a JSON-ready dict holding only what the trainee may see; the answer
+key is worked out again from the question when grading, so it never has to be
+stored beside the question or sent to the browser. Questions are generated from
+``random.Random(seed)`` and replay exactly from the seed and the context.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..house_way import DEFAULT_HOUSE_WAY
+from ..profiles import DEFAULT_PROFILE, TableProfile, get_profile
+
+
+@dataclass(frozen=True, slots=True)
+class DrillContext:
+    """The group's settings a drill is generated and graded under."""
+
+    house_way: str = DEFAULT_HOUSE_WAY
+    profile: str = DEFAULT_PROFILE
+    foul_policy: str | None = None
+    focus_rules: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> TableProfile:
+        """Return the table-rules profile, with the group's foul policy if set."""
+        profile = get_profile(self.profile)
+        if self.foul_policy and self.foul_policy != profile.foul_policy:
+            profile = profile.with_settings(foul_policy=self.foul_policy)
+        return profile
+
+    def as_dict(self) -> dict:
+        """Return the JSON form stored with each question."""
+        return {"house_way": self.house_way, "profile": self.profile,
+                "foul_policy": self.table.foul_policy.value,
+                "focus_rules": list(self.focus_rules)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "DrillContext":
+        """Rebuild a context from its stored JSON form."""
+        return cls(data.get("house_way", DEFAULT_HOUSE_WAY),
+                   data.get("profile", DEFAULT_PROFILE), data.get("foul_policy"),
+                   tuple(data.get("focus_rules", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """The grade of one answer: right or wrong, the rule it tests, the right answer."""
+
+    correct: bool
+    rule_id: str
+    correct_answer: dict
+    explanation: str
+    parts: tuple[dict, ...] = field(default_factory=tuple)
+
+    @property
+    def family(self) -> str:
+        """Return the rule family (the rule id's first part)."""
+        return self.rule_id.split(".", 1)[0]
+
+    def as_dict(self) -> dict:
+        """Return the JSON form shown after answering and stored with the attempt."""
+        return {"correct": self.correct, "rule_id": self.rule_id,
+                "family": self.family, "correct_answer": self.correct_answer,
+                "explanation": self.explanation, "parts": list(self.parts)}
+
+
+class Drill:
+    """One drill kind: subclasses set the class attributes and the two methods."""
+
+    slug: str = ""
+    title: str = ""
+    default_time_limit_s: int = 10
+    # Rule families this drill draws from, with their weights.
+    families: dict[str, int] = {}
+
+    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+        """Return a new question drawn from ``rng``."""
+        raise NotImplementedError
+
+    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        """Grade an answer to a question; raise ValueError when it is malformed."""
+        raise NotImplementedError
+
+    def rule_of(self, question: dict, context: DrillContext) -> str:
+        """Return the rule id a question tests (before it is answered)."""
+        raise NotImplementedError
+
+    def pick_family(self, rng: random.Random, context: DrillContext) -> str:
+        """Pick a rule family by weight, or from the trainee's recent mistakes."""
+        focus = [r.split(".", 1)[0] for r in context.focus_rules]
+        focus = [f for f in focus if f in self.families]
+        if focus:
+            return rng.choice(focus)
+        names = sorted(self.families)
+        return rng.choices(names, weights=[self.families[n] for n in names])[0]
+
+
+DRILLS: dict[str, Drill] = {}
+
+
+def register(cls: type[Drill]) -> type[Drill]:
+    """Register a drill kind under its slug."""
+    DRILLS[cls.slug] = cls()
+    return cls
+
+
+def get_drill(slug: str) -> Drill:
+    """Return the drill registered under ``slug``."""
+    try:
+        return DRILLS[slug]
+    except KeyError:
+        raise ValueError(f"There is no drill called {slug!r}.") from None
+
+
+def new_question(slug: str, seed: int, context: DrillContext) -> dict:
+    """Generate the question of drill ``slug`` for ``seed``; it replays exactly."""
+    question = get_drill(slug).generate(random.Random(seed), context)
+    question["kind"] = slug
+    question["seed"] = seed
+    return question
+
+
+def require(answer: dict, key: str, kinds: type | tuple[type, ...]):
+    """Return ``answer[key]`` if present and of the right type, else ValueError."""
+    if not isinstance(answer, dict):
+        raise ValueError("The answer must be a JSON object.")
+    if key not in answer:
+        raise ValueError(f"The answer is missing {key!r}.")
+    value = answer[key]
+    if isinstance(value, bool) and kinds in (int, (int,)):
+        raise ValueError(f"{key!r} must be a whole number.")
+    if not isinstance(value, kinds):
+        raise ValueError(f"{key!r} has the wrong form.")
+    return value
+
+
+def cards_in(value, allowed: Sequence[str], count: int, what: str) -> list[str]:
+    """Check an answer's cards: ``count`` distinct cards, all from ``allowed``."""
+    from ..cards import parse_cards
+
+    if not isinstance(value, (list, str)) or (isinstance(value, list) and not all(
+            isinstance(v, str) for v in value)):
+        raise ValueError(f"The {what} must be a list of cards.")
+    cards = [str(c) for c in parse_cards(value, count)]
+    for card in cards:
+        if card not in allowed:
+            raise ValueError(f"{card} is not one of this hand's cards.")
+    return cards

@@ -1,0 +1,129 @@
+"""The ``hand-reading`` drill: name a hand, or say which of two hands wins."""
+from __future__ import annotations
+
+import random
+
+from ..cards import JOKER, Card, card_list, parse_cards
+from ..hands import Category, Outcome, compare, evaluate, evaluate5
+from .base import Drill, DrillContext, Grade, register, require
+
+CATEGORY_WEIGHTS = {
+    Category.FIVE_ACES: 1, Category.ROYAL_FLUSH: 2, Category.STRAIGHT_FLUSH: 3,
+    Category.FOUR_OF_A_KIND: 3, Category.FULL_HOUSE: 4, Category.FLUSH: 5,
+    Category.STRAIGHT: 6, Category.THREE_OF_A_KIND: 4, Category.TWO_PAIR: 5,
+    Category.ONE_PAIR: 4, Category.HIGH_CARD: 3,
+}
+
+
+def deal_category(rng: random.Random, category: Category, joker: bool) -> tuple[Card, ...]:
+    """Deal five cards of ``category`` (the joker in them when asked and possible)."""
+    for _ in range(400):
+        suit = rng.randrange(4)
+        if category is Category.FIVE_ACES:
+            return tuple(Card(c) for c in rng.sample([48, 49, 50, 51, 52], 5))
+        if category in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.STRAIGHT):
+            top = 14 if category is Category.ROYAL_FLUSH else rng.randint(5, 13)
+            ranks = [14, 2, 3, 4, 5] if top == 5 else list(range(top - 4, top + 1))
+            suited = category is not Category.STRAIGHT
+            cards = [(r - 2) * 4 + (suit if suited else rng.randrange(4)) for r in ranks]
+        elif category is Category.FLUSH:
+            cards = [r * 4 + suit for r in rng.sample(range(13), 5)]
+        else:
+            shape = {Category.FOUR_OF_A_KIND: (4, 1), Category.FULL_HOUSE: (3, 2),
+                     Category.THREE_OF_A_KIND: (3, 1, 1), Category.TWO_PAIR: (2, 2, 1),
+                     Category.ONE_PAIR: (2, 1, 1, 1),
+                     Category.HIGH_CARD: (1, 1, 1, 1, 1)}[category]
+            cards = []
+            for rank, count in zip(rng.sample(range(13), len(shape)), shape):
+                cards += [rank * 4 + s for s in rng.sample(range(4), count)]
+        if joker:
+            cards[rng.randrange(5)] = JOKER
+        if len(set(cards)) == 5 and evaluate5(cards).category is category:
+            rng.shuffle(cards)
+            return tuple(Card(c) for c in cards)
+    return deal_category(rng, category, False)
+
+
+def _copy_of(rng: random.Random, hand: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """Return another hand of the same ranks in other suits, if the deck allows."""
+    out, used = [], set(hand)
+    for card in hand:
+        options = [c for c in range(52) if c // 4 == card // 4 and c not in used] \
+            if card != JOKER else []
+        if not options:
+            return None
+        pick = rng.choice(options)
+        used.add(pick)
+        out.append(Card(pick))
+    if len(hand) == 5 and evaluate5(out).strength != evaluate5(hand).strength:
+        return None
+    return tuple(out)
+
+
+@register
+class HandReadingDrill(Drill):
+    """Name a five-card hand's category, or say which of two hands wins."""
+
+    slug = "hand-reading"
+    title = "Read the hand"
+    default_time_limit_s = 10
+    families = {"category": 4, "joker": 3, "compare-five": 2, "compare-two": 1,
+                "copy": 2}
+
+    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+        """Draw a naming or a comparing question, joker hands often."""
+        family = self.pick_family(rng, context)
+        cats = list(CATEGORY_WEIGHTS)
+        weights = list(CATEGORY_WEIGHTS.values())
+        if family in ("category", "joker"):
+            category = rng.choices(cats, weights)[0]
+            hand = deal_category(rng, category, family == "joker")
+            return {"mode": "category", "hand": card_list(hand)}
+        if family == "compare-two" or (family == "copy" and rng.random() < 0.4):
+            a = tuple(Card(c) for c in rng.sample(range(53), 2))
+        else:
+            a = deal_category(rng, rng.choices(cats, weights)[0], rng.random() < 0.2)
+        b = _copy_of(rng, a) if family == "copy" else None
+        if b is None:
+            deck = [c for c in range(53) if c not in a]
+            if len(a) == 5:
+                b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6
+                                  else rng.choices(cats, weights)[0], False)
+                if set(a) & set(b):
+                    b = tuple(Card(c) for c in rng.sample(deck, 5))
+            else:
+                b = tuple(Card(c) for c in rng.sample(deck, 2))
+        return {"mode": "compare", "a": card_list(a), "b": card_list(b)}
+
+    def _key(self, question: dict, wheel: str):
+        if question["mode"] == "category":
+            value = evaluate(parse_cards(question["hand"], 5), wheel)
+            rule = f"reading.{value.category.slug.replace('_', '-')}"
+            if value.joker_as:
+                rule += ".joker"
+            return value.category.slug, rule, value.description
+        a = parse_cards(question["a"], (5, 2))
+        b = parse_cards(question["b"], len(a))
+        outcome = compare(a, b, wheel)
+        winner = {Outcome.WIN: "a", Outcome.LOSS: "b", Outcome.COPY: "copy"}[outcome]
+        size = "five" if len(a) == 5 else "two"
+        rule = f"reading.{'copy' if winner == 'copy' else 'compare'}.{size}"
+        va, vb = evaluate(a, wheel), evaluate(b, wheel)
+        return winner, rule, f"A: {va.description}. B: {vb.description}."
+
+    def rule_of(self, question: dict, context: DrillContext) -> str:
+        """Return the reading rule the question tests."""
+        return self._key(question, context.table.wheel)[1]
+
+    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        """Grade a category name or a winner ("a", "b" or "copy")."""
+        key, rule, text = self._key(question, context.table.wheel)
+        if question["mode"] == "category":
+            given = require(answer, "category", str)
+            if given not in {c.slug for c in Category}:
+                raise ValueError(f"{given!r} is not a hand category.")
+            return Grade(given == key, rule, {"category": key}, text)
+        given = require(answer, "winner", str)
+        if given not in ("a", "b", "copy"):
+            raise ValueError("Answer a, b or copy.")
+        return Grade(given == key, rule, {"winner": key}, text)

@@ -1,0 +1,62 @@
+"""The ``house-way`` drill: set the banker's seven cards by the house way."""
+from __future__ import annotations
+
+import random
+
+from ..cards import card_list, parse_cards
+from ..hands import rank2, rank5
+from ..house_way import load
+from ..setting import is_foul
+from .base import Drill, DrillContext, Grade, cards_in, register, require
+from .dealing import HOUSE_WAY_FAMILIES, deal_family
+
+
+def same_value(back_a, front_a, back_b, front_b, wheel: str) -> bool:
+    """Tell whether two settings have the same value in back and in front."""
+    return (rank5(back_a, wheel) == rank5(back_b, wheel)
+            and rank2(front_a) == rank2(front_b))
+
+
+@register
+class HouseWayDrill(Drill):
+    """Pick the two front cards of the banker's hand, as the house way sets it."""
+
+    slug = "house-way"
+    title = "Set the banker's hand"
+    default_time_limit_s = 30
+    families = HOUSE_WAY_FAMILIES
+
+    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+        """Deal seven cards of a weighted rule family."""
+        family = self.pick_family(rng, context)
+        cards = deal_family(rng, family, context.house_way, context.table.wheel)
+        return {"cards": card_list(cards)}
+
+    def key(self, question: dict, context: DrillContext):
+        """Return the house way's setting of the question's cards."""
+        return load(context.house_way).set(parse_cards(question["cards"], 7),
+                                           context.table.wheel)
+
+    def rule_of(self, question: dict, context: DrillContext) -> str:
+        """Return the house-way rule id that decides the hand."""
+        return self.key(question, context).rule
+
+    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        """Right when the trainee's back and front have the house way's values."""
+        front = cards_in(require(answer, "front", list), question["cards"], 2,
+                         "front")
+        wheel = context.table.wheel
+        seven = parse_cards(question["cards"], 7)
+        front_cards = parse_cards(front, 2)
+        back_cards = tuple(c for c in seven if c not in front_cards)
+        key = self.key(question, context)
+        correct = same_value(back_cards, front_cards, key.back, key.front, wheel)
+        note = ""
+        if not correct and is_foul(back_cards, front_cards, wheel):
+            note = " Your setting was fouled."
+        return Grade(
+            correct=correct,
+            rule_id=key.rule,
+            correct_answer=key.as_dict(),
+            explanation=key.explanation + "." + note,
+        )
