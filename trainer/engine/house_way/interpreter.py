@@ -40,6 +40,8 @@ _FRONT_GET = tuple(itemgetter(*f) for f in _FRONT_IDX)
 _WHEELS = {w.value: rank5_function(w.value) for w in Wheel}
 _ACE_HIGH_KEY = {w.value: straight_key(14, w.value) for w in Wheel}
 _SF_CATS = K.SF_CATEGORIES
+_IS_SF = tuple(c in _SF_CATS for c in range(16))
+_SHAPES: dict[tuple[int, ...], K.Shape] = {}
 
 
 # --- quick S/F screen: can some five of these seven make a straight or flush? ------
@@ -218,11 +220,14 @@ class _Hand(K.HandFacts):
 
     def __init__(self, cards: Sequence[Card], wheel: str, sf: bool | None) -> None:
         self.cards = cards
-        self.ranks = tuple(CARD_RANK[c] for c in cards)
-        self.shape = K.shape_of(self.ranks)
+        self.ranks = ranks = tuple([CARD_RANK[c] for c in cards])
+        shape = _SHAPES.get(ranks)
+        if shape is None:
+            shape = _SHAPES[ranks] = K.shape_of(ranks)
+        self.shape = shape
         self.wheel = wheel
         self.rank = _WHEELS[wheel]
-        self._sf = sf
+        self._sf = None if sf is None else bool(sf)
         self._backs: list[int | None] = [None] * 21
         self._fronts: list[int | None] = [None] * 21
         self._pools: dict[str, int | None] = {}
@@ -242,10 +247,11 @@ class _Hand(K.HandFacts):
         return s
 
     def _all_backs(self) -> list[int]:
-        for k in range(21):
-            if self._backs[k] is None:
-                self.back_strength(k)
-        return self._backs  # type: ignore[return-value]
+        backs = self._backs
+        if None in backs:
+            rank, cards = self.rank, self.cards
+            backs = self._backs = [rank(get(cards)) for get in _BACK_GET]
+        return backs  # type: ignore[return-value]
 
     # facts
     @property
@@ -273,19 +279,20 @@ class _Hand(K.HandFacts):
         accept = K.POOLS[pool][1]
         ace_key = _ACE_HIGH_KEY[self.wheel]
         ace_card = self.ace_singleton_card()
-        best, best_key = None, None
+        best, best_front, best_back = None, -1, -1
+        front_strength = self.front_strength
         for k, back in enumerate(self._all_backs()):
             cat = back >> CATEGORY_SHIFT
-            if cat not in _SF_CATS:
+            if not _IS_SF[cat]:
                 continue
-            ace_high = cat == Category.ROYAL_FLUSH or (
-                cat != Category.FLUSH and (back >> 16) & 0xF == ace_key)
-            if pool != "all" and not accept(
-                    K.PoolView(cat, ace_high, _BACK_GET[k](self.cards), ace_card)):
-                continue
-            key = (self.front_strength(k), back)
-            if best_key is None or key > best_key:
-                best, best_key = k, key
+            if pool != "all":
+                ace_high = cat == Category.ROYAL_FLUSH or (
+                    cat != Category.FLUSH and (back >> 16) & 0xF == ace_key)
+                if not accept(K.PoolView(cat, ace_high, _BACK_GET[k](self.cards), ace_card)):
+                    continue
+            front = front_strength(k)
+            if front > best_front or (front == best_front and back > best_back):
+                best, best_front, best_back = k, front, back
         self._pools[pool] = best
         return best
 
@@ -370,7 +377,10 @@ class HouseWay:
             if e.rule not in self._by_id:
                 raise ValueError(f"{self.name}: example rule {e.rule!r} is not on the sheet.")
         self.coverage: tuple[dict, ...] = tuple(dict(c) for c in data.get("coverage", ()))
+        # Decisions by rank multiset (prime product): hands with no S/F, and hands
+        # whose only S/F are straights (these depend on the wheel setting).
         self._plain: dict[int, tuple[int, str, str]] = {}
+        self._straights: dict[str, dict[int, tuple[int, str, str]]] = {w: {} for w in _WHEELS}
 
     @classmethod
     def from_toml(cls, text: str) -> "HouseWay":
@@ -408,19 +418,22 @@ class HouseWay:
         sa = _SUIT_ADD
         suits = sa[a] + sa[b] + sa[c] + sa[d] + sa[e] + sa[f] + sa[g]
         if g == 52:
-            sf = _STRAIGHT4[mask] or suits in _FLUSH4
+            flush = suits in _FLUSH4
+            sf = flush or _STRAIGHT4[mask]
         else:
-            sf = _STRAIGHT5[mask] or suits in _FLUSH5
-        if sf:
+            flush = suits in _FLUSH5
+            sf = flush or _STRAIGHT5[mask]
+        if flush:
             split, rule, text = self.decide(cards, wheel, True)
         else:
+            # No flush possible: every back's value depends on ranks alone (the
+            # joker apart), so one decision serves every hand with these ranks.
             p = CARD_PRIME
             key = p[a] * p[b] * p[c] * p[d] * p[e] * p[f] * p[g]
-            entry = self._plain.get(key)
+            cache = self._straights[wheel] if sf else self._plain
+            entry = cache.get(key)
             if entry is None:
-                # No S/F: every back's value depends on ranks alone, so the
-                # decision holds for every hand with these ranks.
-                entry = self._plain[key] = self.decide(cards, wheel, False)
+                entry = cache[key] = self.decide(cards, wheel, sf)
             split, rule, text = entry
         return HouseWaySetting(_BACK_GET[split](cards), _FRONT_GET[split](cards), rule, text)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from ..cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS
 from ..hands import Category
@@ -411,8 +412,9 @@ def singular(rank: int) -> str:
     return RANK_NAMES[rank]
 
 
+@cache
 def shape_fields(shape: Shape) -> dict[str, str]:
-    """Return the words a rule's explanation may use for a hand's ranks."""
+    """Return the words a rule's explanation may use for a hand's ranks (do not modify)."""
     f: dict[str, str] = {}
     p = shape.pairs
     if p:
