@@ -84,5 +84,9 @@ def _echo_demo_logins() -> None:
 
 def register(app: Flask) -> None:
     """Attach the app's commands to ``app.cli``."""
+    from trainer.backup import backup_command, restore_command
+
     app.cli.add_command(create_user)
     app.cli.add_command(seed_demo)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)

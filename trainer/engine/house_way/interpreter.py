@@ -132,6 +132,7 @@ class Rule:
     section: str = ""
     pre: tuple = ()
     post: tuple = ()
+    shapes: frozenset[str] = frozenset(K.SHAPES)
 
     @property
     def kind(self) -> str:
@@ -156,6 +157,7 @@ class Section:
     resolved: str | None = None
     decided: str | None = None
     pre: tuple = ()
+    shapes: frozenset[str] = frozenset(K.SHAPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +177,12 @@ def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
     number = str(raw["number"])
     where = f"{sheet} section {number}"
     when = dict(raw.get("when", {}))
-    pre, post = K.compile_condition(when, groups, where)
+    # Shapes are matched by an index (HouseWay._dispatch), not by a check.
+    pre, post = K.compile_condition({k: v for k, v in when.items() if k != "shapes"},
+                                    groups, where)
     if post:
         raise ValueError(f"{where}: a section cannot test a rule's front.")
+    K.compile_condition({"shapes": when.get("shapes", [])}, groups, where)
     shapes = set(when.get("shapes", K.SHAPES))
     rules = []
     for r in raw.get("rules", []):
@@ -199,7 +204,9 @@ def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
                 raise ValueError(f"{rwhere}: unknown pool {pool!r}.")
         elif pool is not None:
             raise ValueError(f"{rwhere}: only sf.best-front rules take a pool.")
-        rpre, rpost = K.compile_condition(rwhen, groups, rwhere)
+        rpre, rpost = K.compile_condition(
+            {k: v for k, v in rwhen.items() if k != "shapes"}, groups, rwhere)
+        K.compile_condition({"shapes": rwhen.get("shapes", [])}, groups, rwhere)
         explain = r["explain"]
         try:
             explain.format_map({f: "x" for f in K.TEMPLATE_FIELDS})
@@ -207,9 +214,9 @@ def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
             raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
         rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
                           rwhen, r.get("resolved"), r.get("decided"), number,
-                          tuple(rpre), tuple(rpost)))
+                          tuple(rpre), tuple(rpost), frozenset(rshapes)))
     return Section(number, raw.get("title", ""), raw.get("text", ""), when, tuple(rules),
-                   raw.get("resolved"), raw.get("decided"), tuple(pre))
+                   raw.get("resolved"), raw.get("decided"), tuple(pre), frozenset(shapes))
 
 
 class _Hand(K.HandFacts):
@@ -370,6 +377,11 @@ class HouseWay:
         if dupes:
             raise ValueError(f"{self.name}: rule id {sorted(dupes)[0]!r} is used twice.")
         self._by_id = {r.id: r for r in self.rules}
+        # For each shape, the sections and rules that can apply, in the sheet's order.
+        self._dispatch: dict[str, tuple] = {
+            shape: tuple((sec.pre, tuple(r for r in sec.rules if shape in r.shapes))
+                         for sec in self.sections if shape in sec.shapes)
+            for shape in K.SHAPES}
         self.examples: tuple[Example, ...] = tuple(
             Example(e["cards"], e["front"], e["back"], e.get("value", ""), e["rule"],
                     e.get("note", "")) for e in data.get("examples", ()))
@@ -444,11 +456,11 @@ class HouseWay:
         This is the reference path: no cache. ``sf`` may be given when known.
         """
         hand = _Hand(cards, wheel, sf)
-        for section in self.sections:
-            if not all(p(hand) for p in section.pre):
+        for section_pre, rules in self._dispatch[hand.shape.name]:
+            if not _holds_all(section_pre, hand):
                 continue
-            for rule in section.rules:
-                if not all(p(hand) for p in rule.pre):
+            for rule in rules:
+                if rule.pre and not _holds_all(rule.pre, hand):
                     continue
                 if rule.pool is not None:
                     split = hand.pool_best(rule.pool)
@@ -456,7 +468,7 @@ class HouseWay:
                         continue
                 else:
                     split = hand.choose(K.KINDS[rule.kind].front(hand.shape))
-                if not all(p(hand, split) for p in rule.post):
+                if rule.post and not all(p(hand, split) for p in rule.post):
                     continue
                 return self._finish(hand, rule, split)
         raise HouseWayError(
@@ -474,6 +486,13 @@ class HouseWay:
         text = (f"{text.rstrip('.')}; that would foul, so the fallback plays "
                 f"{fields['front']} in front and {fields['back']} in back")
         return split, rule.id + ".fallback", text
+
+
+def _holds_all(checks: tuple, hand: _Hand) -> bool:
+    for check in checks:
+        if not check(hand):
+            return False
+    return True
 
 
 def _fallback(hand: _Hand, failed: int) -> int:

@@ -1,0 +1,85 @@
+"""``trainer backup`` / ``trainer restore``: consistent copies while the app runs."""
+import sqlite3
+import threading
+
+import pytest
+from flask_migrate import upgrade
+
+from trainer.extensions import db
+from trainer.models import User
+
+pytestmark = pytest.mark.skipif(
+    __import__("os").environ.get("TEST_DATABASE_URL", "").startswith("postgresql"),
+    reason="SQLite backup; PostgreSQL uses pg_dump (documented)")
+
+
+@pytest.fixture
+def migrated(empty_app):
+    with empty_app.app_context():
+        upgrade()
+    return empty_app
+
+
+def _count_users(path):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT count(*) FROM users").fetchone()[0]
+    finally:
+        con.close()
+
+
+def _add_users(app, prefix, n):
+    with app.app_context():
+        for i in range(n):
+            user = User(name=f"{prefix}{i}", login=f"{prefix}{i}", role="trainee")
+            user.password_hash = "x"
+            db.session.add(user)
+            db.session.commit()
+
+
+def test_backup_is_a_consistent_copy_while_writes_go_on(migrated, tmp_path):
+    _add_users(migrated, "before", 5)
+    writer = threading.Thread(target=_add_users, args=(migrated, "during", 40))
+    writer.start()
+    result = migrated.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.sqlite3")])
+    writer.join()
+    assert result.exit_code == 0, result.output
+    assert "integrity ok" in result.output
+    copied = _count_users(tmp_path / "b.sqlite3")
+    assert 5 <= copied <= 45
+    assert not (tmp_path / "b.sqlite3.partial").exists()
+
+
+def test_restore_brings_back_the_backup(migrated, tmp_path):
+    _add_users(migrated, "kept", 3)
+    runner = migrated.test_cli_runner()
+    assert runner.invoke(args=["backup", str(tmp_path / "b.sqlite3")]).exit_code == 0
+    _add_users(migrated, "later", 4)
+    result = runner.invoke(args=["restore", "--yes", str(tmp_path / "b.sqlite3")])
+    assert result.exit_code == 0, result.output
+    with migrated.app_context():
+        db.session.remove()
+        logins = db.session.execute(db.select(User.login)).scalars().all()
+    assert sorted(logins) == ["kept0", "kept1", "kept2"]
+
+
+def test_restore_refuses_a_file_that_is_not_a_trainer_database(migrated, tmp_path):
+    bogus = tmp_path / "bogus.sqlite3"
+    con = sqlite3.connect(bogus)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    _add_users(migrated, "kept", 2)
+    result = migrated.test_cli_runner().invoke(args=["restore", "--yes", str(bogus)])
+    assert result.exit_code != 0
+    assert "not a trainer database" in result.output
+    with migrated.app_context():
+        assert db.session.execute(db.select(db.func.count(User.id))).scalar() == 2
+
+
+def test_restore_asks_before_replacing(migrated, tmp_path):
+    runner = migrated.test_cli_runner()
+    runner.invoke(args=["backup", str(tmp_path / "b.sqlite3")])
+    result = runner.invoke(args=["restore", str(tmp_path / "b.sqlite3")], input="n\n")
+    assert result.exit_code != 0
+    assert "Aborted" in result.output

@@ -1,0 +1,129 @@
+"""``trainer backup`` and ``trainer restore``: consistent copies of the database.
+
+SQLite: SQLite's online backup API copies a consistent snapshot while the app
+keeps running (readers and writers continue; WAL mode). PostgreSQL: ``pg_dump``
+in its custom format, restored with ``pg_restore``.
+"""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy.engine import make_url
+
+REQUIRED_TABLES = {"users", "alembic_version"}
+
+
+def sqlite_path(url: str) -> Path | None:
+    """Return the file of a SQLite URL, or None for another database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    if not parsed.database or parsed.database == ":memory:":
+        raise click.ClickException("An in-memory database cannot be backed up.")
+    return Path(parsed.database)
+
+
+def libpq_url(url: str) -> str:
+    """Return a URL ``pg_dump`` understands (no SQLAlchemy driver suffix)."""
+    parsed = make_url(url).set(drivername="postgresql")
+    return parsed.render_as_string(hide_password=False)
+
+
+def backup_sqlite(source: Path, target: Path) -> int:
+    """Copy a live SQLite database to ``target`` with the online backup API."""
+    if not source.exists():
+        raise click.ClickException(f"There is no database at {source}.")
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    dst = sqlite3.connect(partial)
+    try:
+        src.backup(dst)
+        pages = dst.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        dst.close()
+        src.close()
+    verify_sqlite(partial)
+    # The finished copy appears under its name only once complete.
+    partial.replace(target)
+    return pages
+
+
+def verify_sqlite(path: Path) -> None:
+    """Raise ClickException unless ``path`` is a sound trainer database."""
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = {r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise click.ClickException(f"{path} is not a SQLite database ({exc}).") from exc
+    if ok != "ok":
+        raise click.ClickException(f"{path} failed its integrity check: {ok}.")
+    missing = REQUIRED_TABLES - tables
+    if missing:
+        raise click.ClickException(
+            f"{path} is not a trainer database (missing {', '.join(sorted(missing))}).")
+
+
+def restore_sqlite(backup: Path, target: Path) -> None:
+    """Replace the database's content with the backup's, in one step."""
+    verify_sqlite(backup)
+    src = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+    dst = sqlite3.connect(target, timeout=30)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(path: Path) -> None:
+    """Write a consistent copy of the database to PATH while the app runs."""
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    source = sqlite_path(url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if source is not None:
+        pages = backup_sqlite(source, path)
+        click.echo(f"Backed up {source} to {path} ({pages} pages, integrity ok).")
+        return
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise click.ClickException("pg_dump is not installed (apt-get install postgresql-client).")
+    subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={path}",
+                    libpq_url(url)], check=True)
+    click.echo(f"Backed up the PostgreSQL database to {path} (pg_dump custom format).")
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@with_appcontext
+def restore_command(path: Path, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the app first)."""
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    target = sqlite_path(url)
+    if not yes:
+        click.confirm(f"Replace every record in the database with {path}?", abort=True)
+    if target is not None:
+        restore_sqlite(path, target)
+        click.echo(f"Restored {target} from {path}.")
+        return
+    pg_restore = shutil.which("pg_restore")
+    if pg_restore is None:
+        raise click.ClickException("pg_restore is not installed (apt-get install postgresql-client).")
+    subprocess.run([pg_restore, "--clean", "--if-exists", "--no-owner", "--single-transaction",
+                    f"--dbname={libpq_url(url)}", str(path)], check=True)
+    click.echo(f"Restored the PostgreSQL database from {path}.")
