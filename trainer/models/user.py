@@ -51,6 +51,9 @@ class User(UserMixin, db.Model):
     role: Mapped[str] = mapped_column(String(16), default=Role.TRAINEE)
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Part of the id kept in every signed-in session: bumping it (a password
+    # change, a deactivation) ends the user's other sessions.
+    session_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     membership: Mapped[Membership | None] = relationship(
         back_populates="user", cascade="all, delete-orphan", uselist=False
@@ -69,8 +72,21 @@ class User(UserMixin, db.Model):
         """Return the trainee's group, if any."""
         return self.membership.group if self.membership else None
 
+    def get_id(self) -> str:
+        """Return the session id: the user id and the session version."""
+        return f"{self.id}.{self.session_version or 0}"
+
+    def end_other_sessions(self) -> None:
+        """Invalidate every session signed in with the current session version."""
+        self.session_version = (self.session_version or 0) + 1
+
+    def deactivate(self) -> None:
+        """Stop the account from signing in and end its sessions."""
+        self.active = False
+        self.end_other_sessions()
+
     def set_password(self, password: str) -> None:
-        """Store a scrypt hash of ``password``."""
+        """Store a scrypt hash of ``password`` and end the user's other sessions."""
         if len(password) < MIN_PASSWORD_LENGTH:
             raise ValueError(
                 f"A password needs at least {MIN_PASSWORD_LENGTH} characters."
@@ -80,6 +96,8 @@ class User(UserMixin, db.Model):
             # Tests lower the scrypt cost through config; production keeps the default.
             method = current_app.config.get("PASSWORD_HASH_METHOD", DEFAULT_HASH_METHOD)
         self.password_hash = generate_password_hash(password, method=method)
+        if self.id is not None:
+            self.end_other_sessions()
 
     def check_password(self, password: str) -> bool:
         """Return whether ``password`` matches the stored hash."""

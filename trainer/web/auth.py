@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import User, normalize_login
+from trainer.web import throttle
 from trainer.web.access import safe_next
 from trainer.web.forms import ChangePasswordForm, LoginForm
 
@@ -26,19 +28,28 @@ def login() -> str | Response:
     if current_user.is_authenticated:
         return redirect(next_url or url_for("main.index"))
     form = LoginForm()
+    status = 401 if request.method == "POST" else 200
     if form.validate_on_submit():
+        login_name = normalize_login(form.login.data)
+        address = request.remote_addr or "unknown"
+        wait = throttle.minutes_locked(login_name, address)
+        if wait:
+            flash(ngettext("Too many failed sign-ins. Try again in %(num)d minute.",
+                           "Too many failed sign-ins. Try again in %(num)d minutes.",
+                           wait), "error")
+            return render_template("auth/login.html", form=form, next_url=next_url), 429
         user = db.session.execute(
-            db.select(User).filter_by(login=normalize_login(form.login.data))
+            db.select(User).filter_by(login=login_name)
         ).scalar_one_or_none()
         if user is None:
             check_password_hash(_DUMMY_HASH, form.password.data)
         elif user.check_password(form.password.data) and user.active:
+            throttle.clear_failures(login_name)
             login_user(user)
             return redirect(next_url or url_for("main.index"))
+        throttle.record_failure(login_name, address)
         flash(_("Wrong login or password."), "error")
-    return render_template("auth/login.html", form=form, next_url=next_url), (
-        401 if request.method == "POST" else 200
-    )
+    return render_template("auth/login.html", form=form, next_url=next_url), status
 
 
 @bp.route("/logout", methods=["POST"])
@@ -61,6 +72,8 @@ def change_password() -> str | Response:
         else:
             user.set_password(form.new.data)
             db.session.commit()
+            # The new session version ends every other session; keep this one.
+            login_user(user)
             flash(_("Your password is changed."), "success")
             return redirect(url_for("main.index"))
     return render_template("auth/password.html", form=form)
