@@ -1,7 +1,7 @@
 """Signing in and out, and changing one's own password."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
@@ -16,9 +16,19 @@ from trainer.web.forms import ChangePasswordForm, LoginForm
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
-# Checked against when the login is unknown, so a wrong login costs as much
-# time as a wrong password and does not reveal which logins exist.
-_DUMMY_HASH = generate_password_hash("not a real password", method="scrypt")
+_DUMMY_HASHES: dict[str, str] = {}
+
+
+def _dummy_hash() -> str:
+    """Return a hash to check against when the login is unknown.
+
+    A wrong login then costs as much time as a wrong password (same scrypt
+    cost as real hashes) and does not reveal which logins exist.
+    """
+    method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
+    if method not in _DUMMY_HASHES:
+        _DUMMY_HASHES[method] = generate_password_hash("not a real password", method=method)
+    return _DUMMY_HASHES[method]
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -42,7 +52,7 @@ def login() -> str | Response:
             db.select(User).filter_by(login=login_name)
         ).scalar_one_or_none()
         if user is None:
-            check_password_hash(_DUMMY_HASH, form.password.data)
+            check_password_hash(_dummy_hash(), form.password.data)
         elif user.check_password(form.password.data) and user.active:
             throttle.clear_failures(login_name)
             login_user(user)
