@@ -40,7 +40,6 @@ _FRONT_GET = tuple(itemgetter(*f) for f in _FRONT_IDX)
 _WHEELS = {w.value: rank5_function(w.value) for w in Wheel}
 _ACE_HIGH_KEY = {w.value: straight_key(14, w.value) for w in Wheel}
 _SF_CATS = K.SF_CATEGORIES
-_IS_SF = tuple(c in _SF_CATS for c in range(16))
 _SHAPES: dict[tuple[int, ...], K.Shape] = {}
 
 
@@ -284,18 +283,20 @@ class _Hand(K.HandFacts):
         if pool in self._pools:
             return self._pools[pool]
         accept = K.POOLS[pool][1]
+        categories = accept if isinstance(accept, frozenset) else _SF_CATS
+        by_view = None if isinstance(accept, frozenset) else accept
         ace_key = _ACE_HIGH_KEY[self.wheel]
         ace_card = self.ace_singleton_card()
         best, best_front, best_back = None, -1, -1
         front_strength = self.front_strength
         for k, back in enumerate(self._all_backs()):
             cat = back >> CATEGORY_SHIFT
-            if not _IS_SF[cat]:
+            if cat not in categories:
                 continue
-            if pool != "all":
+            if by_view is not None:
                 ace_high = cat == Category.ROYAL_FLUSH or (
                     cat != Category.FLUSH and (back >> 16) & 0xF == ace_key)
-                if not accept(K.PoolView(cat, ace_high, _BACK_GET[k](self.cards), ace_card)):
+                if not by_view(K.PoolView(cat, ace_high, _BACK_GET[k](self.cards), ace_card)):
                     continue
             front = front_strength(k)
             if front > best_front or (front == best_front and back > best_back):

@@ -213,21 +213,23 @@ def _ace_out_of_back(v: PoolView) -> bool:
     return v.ace_singleton_card is not None and v.ace_singleton_card not in v.back_cards
 
 
-POOLS: dict[str, tuple[str, Callable[[PoolView], bool]]] = {
-    "all": ("every S/F setting", lambda v: True),
+_STRAIGHT, _FLUSH = Category.STRAIGHT, Category.FLUSH
+_SF, _ROYAL = Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH
+
+# name -> (description, the back categories it takes, or a test on each setting)
+POOLS: dict[str, tuple[str, frozenset[int] | Callable[[PoolView], bool]]] = {
+    "all": ("every S/F setting", SF_CATEGORIES),
     "no-joker-ace-broadway": (
         "every S/F setting except an A-K-Q-J-T straight, straight flush or royal "
         "flush holding both a real ace and the joker", _no_joker_ace_broadway),
     "ace-out-of-back": ("the S/F settings that leave the ace singleton out of the back",
                         _ace_out_of_back),
-    "royal": ("the royal-flush settings", lambda v: v.category == Category.ROYAL_FLUSH),
+    "royal": ("the royal-flush settings", frozenset({_ROYAL})),
     "not-royal": ("the S/F settings whose back is not a royal flush",
-                  lambda v: v.category != Category.ROYAL_FLUSH),
-    "straight-flush": ("the straight-flush settings",
-                       lambda v: v.category == Category.STRAIGHT_FLUSH),
-    "plain": ("the plain straight and flush settings",
-              lambda v: v.category in (Category.STRAIGHT, Category.FLUSH)),
-    "flush": ("the flush settings", lambda v: v.category == Category.FLUSH),
+                  frozenset({_STRAIGHT, _FLUSH, _SF})),
+    "straight-flush": ("the straight-flush settings", frozenset({_SF})),
+    "plain": ("the plain straight and flush settings", frozenset({_STRAIGHT, _FLUSH})),
+    "flush": ("the flush settings", frozenset({_FLUSH})),
 }
 
 
