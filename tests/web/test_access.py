@@ -8,7 +8,7 @@ from trainer.extensions import db
 from trainer.models import Group, Role, User
 from web.helpers import login, post_form
 
-PUBLIC_ENDPOINTS = {"static", "auth.login"}
+PUBLIC_ENDPOINTS = {"static", "auth.login", "health.healthz"}
 
 
 def login_pages(app: Flask) -> list[str]:

@@ -1,0 +1,309 @@
+"""The printable house-way sheet, the commission chart and the house-way look-up.
+
+The sheet is rendered from the same preset data the grader uses, so the two can
+never disagree; its PDF is that same HTML printed by headless Chromium.
+"""
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
+                   request, url_for)
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+
+from trainer.engine.cards import card_list, parse_cards
+from trainer.engine.hands import Wheel, rank2, rank5
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names
+from trainer.engine.house_way.kinds import rank_char
+from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, Rounding, TableProfile, get_profile
+from trainer.engine.settlement import commission_cents, payout_cents
+from trainer.models import Group, Role
+from trainer.reference_examples import EXAMPLE_WHEEL, rule_examples
+
+bp = Blueprint("reference", __name__)
+
+CHROMIUM = "/usr/bin/chromium"
+PDF_TIMEOUT_SECONDS = 60
+PAPER_SIZES = {"letter": "letter", "a4": "A4"}
+CHIP_STEP_CENTS = 500
+CHART_MIN_CENTS = 500
+CHART_MAX_CENTS = 50_000
+CHART_COLUMNS = 3
+DECK_ORDER = [r + s for r in "AKQJT98765432" for s in "shdc"] + ["JK"]
+ROUNDING_WORDS = {
+    Rounding.CENT: "exact to the cent (half a cent rounds up)",
+    Rounding.QUARTER_UP: "rounded up to the next $0.25",
+    Rounding.DOLLAR_UP: "rounded up to the next $1",
+}
+WHEEL_WORDS = {
+    Wheel.SECOND_HIGHEST: "A-2-3-4-5 is the second-highest straight",
+    Wheel.LOWEST: "A-2-3-4-5 is the lowest straight",
+}
+
+
+class PdfUnavailable(RuntimeError):
+    """Chromium is missing or failed to print the page."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartRow:
+    """One bet on the commission chart: what is taken and what is paid."""
+
+    bet_cents: int
+    commission_cents: int
+    paid_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class PresetSetting:
+    """How one preset sets the looked-up hand, and whether it differs from the chosen one."""
+
+    preset: str
+    title: str
+    front: list[str]
+    back: list[str]
+    rule: str
+    rule_number: str
+    rule_text: str
+    explanation: str
+    differs: bool
+
+
+def _user_group() -> Group | None:
+    """Return the group whose settings apply to the signed-in user, if any."""
+    if current_user.role == Role.TRAINEE:
+        return current_user.group
+    if current_user.role == Role.SUPERVISOR and current_user.groups_supervised:
+        return current_user.groups_supervised[0]
+    return None
+
+
+def default_house_way() -> str:
+    """Return the signed-in user's group house way, or the product default."""
+    group = _user_group()
+    if group is not None and group.house_way in preset_names():
+        return group.house_way
+    return DEFAULT_HOUSE_WAY
+
+
+def default_profile() -> str:
+    """Return the signed-in user's group table-rules profile, or the default."""
+    group = _user_group()
+    if group is not None and group.profile in PROFILES:
+        return group.profile
+    return DEFAULT_PROFILE
+
+
+def get_house_way_or_404(preset: str) -> HouseWay:
+    """Return a shipped house way by preset name, or 404."""
+    if preset not in preset_names():
+        abort(404)
+    return load(preset)
+
+
+def rank_groups_text(way: HouseWay) -> str:
+    """Describe a sheet's rank groups in one line ("Low 2-6 · Medium 7-T · ...")."""
+    def word(rank: int) -> str:
+        return "10" if rank == 10 else rank_char(rank)
+
+    parts = []
+    for name, (low, high) in way.rank_groups.items():
+        span = word(low) if low == high else f"{word(low)}-{word(high)}"
+        parts.append(f"{name.title()} {span}")
+    return " · ".join(parts)
+
+
+def money(cents: int) -> str:
+    """Write cents as dollars and cents ("$23.75")."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def commission_chart(profile: TableProfile) -> list[ChartRow]:
+    """Return the chart's rows: every chip step from the table minimum to $500."""
+    start = max(profile.min_bet_cents, CHART_MIN_CENTS)
+    start = -(-start // CHIP_STEP_CENTS) * CHIP_STEP_CENTS
+    return [ChartRow(bet, commission_cents(bet, profile), payout_cents(bet, profile))
+            for bet in range(start, CHART_MAX_CENTS + 1, CHIP_STEP_CENTS)]
+
+
+def _columns(rows: list, count: int) -> list[list]:
+    """Split rows into ``count`` columns read top to bottom, then left to right."""
+    size = -(-len(rows) // count) if rows else 0
+    return [rows[i:i + size] for i in range(0, len(rows), size)] if size else []
+
+
+def _static_url(filename: str) -> str:
+    """Return the URL of a static file for a page served to a browser."""
+    return url_for("static", filename=filename)
+
+
+def _static_file_url(filename: str) -> str:
+    """Return the file:// URL of a static file, for a page Chromium prints from disk."""
+    return (Path(current_app.static_folder) / filename).as_uri()  # type: ignore[arg-type]
+
+
+def render_sheet(way: HouseWay, pdf_paper: str | None = None) -> str:
+    """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints."""
+    return render_template(
+        "reference/sheet.html",
+        way=way,
+        rule_examples=rule_examples(way.name),
+        rank_groups=rank_groups_text(way),
+        presets=[(name, load(name).title) for name in preset_names()],
+        wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
+        pdf_paper=pdf_paper,
+        static_url=_static_file_url if pdf_paper else _static_url,
+    )
+
+
+def print_to_pdf(html: str) -> bytes:
+    """Print an HTML page to PDF with headless Chromium; raise PdfUnavailable if it cannot."""
+    chromium = current_app.config.get("CHROMIUM_PATH", CHROMIUM)
+    if not Path(chromium).is_file():
+        raise PdfUnavailable(f"Chromium is not installed at {chromium}.")
+    with tempfile.TemporaryDirectory(prefix="paigow-pdf-") as tmp:
+        page = Path(tmp) / "sheet.html"
+        page.write_text(html, encoding="utf-8")
+        out = Path(tmp) / "sheet.pdf"
+        command = [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", "--no-pdf-header-footer", f"--user-data-dir={Path(tmp) / 'profile'}",
+            f"--print-to-pdf={out}", page.as_uri(),
+        ]
+        try:
+            subprocess.run(command, capture_output=True, timeout=PDF_TIMEOUT_SECONDS,
+                           check=False, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise PdfUnavailable(f"Chromium could not print the sheet ({exc}).") from None
+        if not out.is_file() or out.stat().st_size == 0:
+            raise PdfUnavailable("Chromium did not produce a PDF.")
+        return out.read_bytes()
+
+
+def set_by_every_preset(cards: tuple, chosen: str, wheel: str) -> list[PresetSetting]:
+    """Set one hand by every preset, marking the settings whose value differs from ``chosen``."""
+    settings = {name: load(name).set(cards, wheel) for name in preset_names()}
+
+    def value(name: str) -> tuple[int, int]:
+        s = settings[name]
+        return rank2(s.front), rank5(s.back, wheel)
+
+    rows = []
+    for name, setting in settings.items():
+        way = load(name)
+        rule = way.rule(setting.rule)
+        rows.append(PresetSetting(
+            name, way.title, card_list(setting.front), card_list(setting.back), setting.rule,
+            rule.number, rule.text, setting.explanation, value(name) != value(chosen)))
+    return rows
+
+
+def _choice(name: str, allowed: list[str] | dict, default: str) -> str:
+    """Return a query-string choice if it is allowed, else the default."""
+    value = request.args.get(name, "")
+    return value if value in allowed else default
+
+
+@bp.route("/house-way")
+@login_required
+def house_way_index() -> Response:
+    """Open the sheet of the signed-in user's house way."""
+    return redirect(url_for("reference.sheet", preset=default_house_way()))
+
+
+@bp.route("/house-way/<preset>")
+@login_required
+def sheet(preset: str) -> str:
+    """Show a preset's printable house-way sheet."""
+    return render_sheet(get_house_way_or_404(preset))
+
+
+@bp.route("/house-way/<preset>/pdf")
+@login_required
+def sheet_pdf(preset: str) -> Response | tuple[str, int]:
+    """Download a preset's sheet as a PDF printed from the same HTML."""
+    way = get_house_way_or_404(preset)
+    paper = _choice("paper", PAPER_SIZES, "letter")
+    try:
+        pdf = print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper]))
+    except PdfUnavailable as exc:
+        current_app.logger.error("House-way PDF for %s failed: %s", preset, exc)
+        return render_template(
+            "errors/error.html", code=503, title=_("PDF not available"),
+            message=_("The PDF cannot be made on this server right now (%(reason)s) "
+                      "Print the sheet from your browser instead.", reason=exc),
+        ), 503
+    filename = f"{way.name}-house-way-{paper}.pdf"
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.route("/commission-chart")
+@login_required
+def commission_chart_page() -> str:
+    """Show what to pay on a winning bet at every chip step, under the table's profile."""
+    profile = get_profile(_choice("profile", PROFILES, default_profile()))
+    rows = [] if profile.no_commission else commission_chart(profile)
+    return render_template(
+        "reference/commission_chart.html",
+        profile=profile,
+        profiles=list(PROFILES),
+        columns=_columns(rows, CHART_COLUMNS),
+        rows=rows,
+        rounding=ROUNDING_WORDS[profile.commission_rounding],
+        step=money(CHIP_STEP_CENTS),
+        money=money,
+    )
+
+
+@bp.route("/house-way/look-up")
+@login_required
+def look_up() -> str:
+    """Set seven cards by a chosen house way, or by every preset to compare casinos."""
+    preset = _choice("preset", preset_names(), default_house_way())
+    wheel = _choice("wheel", [w.value for w in Wheel], get_profile(default_profile()).wheel)
+    compare = request.args.get("compare") == "1"
+    text = request.args.get("cards", "").strip()
+    error = setting = rule = None
+    comparison: list[PresetSetting] = []
+    cards: list[str] = []
+    if text:
+        try:
+            parsed = parse_cards(text, 7)
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            cards = card_list(parsed)
+            if compare:
+                comparison = set_by_every_preset(parsed, preset, wheel)
+            way = load(preset)
+            setting = way.set(parsed, wheel)
+            rule = way.rule(setting.rule)
+    return render_template(
+        "reference/look_up.html",
+        text=text, cards=cards, preset=preset, preset_title=load(preset).title,
+        wheel=wheel, compare=compare,
+        presets=[(name, load(name).title) for name in preset_names()],
+        wheels=WHEEL_WORDS, deck=DECK_ORDER, error=error, setting=setting, rule=rule,
+        setting_front=card_list(setting.front) if setting else [],
+        setting_back=card_list(setting.back) if setting else [],
+        comparison=comparison,
+        differences=sum(row.differs for row in comparison),
+        share_url=_share_url(cards, preset, wheel, compare) if cards else None,
+    )
+
+
+def _share_url(cards: list[str], preset: str, wheel: str, compare: bool) -> str:
+    """Return the absolute link that reopens this look-up."""
+    args: dict[str, str] = {"cards": " ".join(cards), "preset": preset}
+    if wheel != Wheel.SECOND_HIGHEST:
+        args["wheel"] = wheel
+    if compare:
+        args["compare"] = "1"
+    return url_for("reference.look_up", _external=True, **args)
+
