@@ -25,7 +25,7 @@ class DrillSession(db.Model):
 
     __tablename__ = "drill_sessions"
     __table_args__ = (
-        CheckConstraint("mode IN ('practice', 'timed')", name="mode"),
+        CheckConstraint("mode IN ('practice', 'timed', 'exam')", name="mode"),
         Index("ix_drill_sessions_user_id_started_at", "user_id", "started_at"),
     )
 

@@ -1,0 +1,294 @@
+"""Drills in headless Chromium against a live server: mouse, keyboard, settlement, action."""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from trainer import drill_service
+from trainer.engine.drills import DrillContext
+from trainer.extensions import db
+from trainer.models import Attempt, Group, IssuedQuestion
+from trainer.web.commands import DEMO_GROUP, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LENGTHS = {"house-way": 3, "settlement": 1, "action": 1}
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def live_server(app: Flask, runner: Any) -> Iterator[str]:
+    """Seed the demo accounts with short drills and serve the app from a thread; yield its URL."""
+    assert runner.invoke(args=["seed-demo"]).exit_code == 0
+    with app.app_context():
+        group = db.session.execute(db.select(Group).filter_by(name=DEMO_GROUP)).scalar_one()
+        group.settings = {"drills": {kind: {"length": n} for kind, n in LENGTHS.items()}}
+        db.session.commit()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+
+
+@pytest.fixture
+def page(live_server: str) -> Iterator[Any]:
+    """Yield a Playwright page in headless Debian Chromium, a landscape tablet's size."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1180, "height": 820})
+            context.set_default_timeout(10_000)
+            yield context.new_page()
+            context.close()
+        finally:
+            browser.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a full-page screenshot as a test artifact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def sign_in(page: Any, live_server: str) -> None:
+    """Sign the first demo trainee in, by keyboard."""
+    page.goto(f"{live_server}/auth/login")
+    page.fill("input[name=login]", DEMO_TRAINEES[0][0])
+    page.fill("input[name=password]", DEMO_TRAINEE_PASSWORD)
+    page.press("input[name=password]", "Enter")
+    page.wait_for_selector("#trainee-home")
+
+
+def current_session_id(page: Any) -> int:
+    """Return the drill session id from the page's address."""
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def key(app: Flask, session_id: int, position: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return an issued question and its answer key, worked out by the engine."""
+    with app.app_context():
+        row = db.session.execute(
+            db.select(IssuedQuestion).filter_by(session_id=session_id, position=position)
+        ).scalar_one()
+        question, context = dict(row.question), DrillContext.from_dict(row.context)
+    return question, drill_service.answer_key(question, context)
+
+
+def wrong_front(question: dict[str, Any], right: list[str]) -> list[str]:
+    """Return two cards that do not make the house-way front."""
+    from trainer.engine.hands import rank2
+    from trainer.engine.cards import parse_cards
+
+    target = rank2(parse_cards(right, 2))
+    cards = question["cards"]
+    for i, a in enumerate(cards):
+        for b in cards[i + 1:]:
+            if rank2(parse_cards([a, b], 2)) != target:
+                return [a, b]
+    raise AssertionError("every front has the same value")
+
+
+def recorded(app: Flask, session_id: int) -> list[tuple[int, bool, bool]]:
+    """Return (position, correct, timed_out) of a session's attempts."""
+    with app.app_context():
+        rows = db.session.execute(
+            db.select(Attempt).filter_by(session_id=session_id).order_by(Attempt.position)
+        ).scalars()
+        return [(a.position, a.correct, a.timed_out) for a in rows]
+
+
+def test_timed_house_way_session_with_the_mouse(app: Flask, live_server: str, page: Any) -> None:
+    sign_in(page, live_server)
+    page.click("#start-house-way [data-start=house-way-timed]")
+    page.wait_for_selector(".q-house-way[data-position='1']")
+    session_id = current_session_id(page)
+    assert page.inner_text("#progress-text") == "1 of 3"
+    assert page.inner_text("#countdown").endswith(" s")
+    for position in (1, 2, 3):
+        page.wait_for_selector(f".q-house-way[data-position='{position}']")
+        question, answer = key(app, session_id, position)
+        front = answer["front"] if position != 2 else wrong_front(question, answer["front"])
+        # A card can be moved to the front and back again.
+        spare = next(c for c in question["cards"] if c not in front)
+        page.click(f"[data-hand] [data-card='{spare}']")
+        assert page.is_visible(f"[data-front] [data-card='{spare}']")
+        page.click(f"[data-front] [data-card='{spare}']")
+        assert page.is_visible(f"[data-hand] [data-card='{spare}']")
+        for card in front:
+            page.click(f"[data-hand] [data-card='{card}']")
+        if position == 1:
+            shot(page, "drill-house-way-question")
+        page.click(".q-house-way [data-submit]")
+        page.wait_for_selector(".verdict")
+        verdict = page.inner_text(".verdict-word")
+        feedback = page.inner_text("#feedback")
+        assert verdict == ("Wrong" if position == 2 else "Right")
+        assert answer["rule"] in feedback and answer["explanation"] in feedback
+        assert page.inner_text("#progress-text") == f"{position} of 3"
+        if position == 2:
+            shot(page, "drill-house-way-feedback-wrong")
+        if position < 3:
+            page.click("#next")
+    page.click("#to-summary")
+    page.wait_for_selector("#summary")
+    assert page.inner_text("#score") == "2 / 3"
+    assert page.inner_text("#accuracy") == "67%"
+    mistakes = page.inner_text(".mistakes")
+    assert key(app, session_id, 2)[1]["rule"] in mistakes
+    shot(page, "drill-house-way-summary")
+    assert recorded(app, session_id) == [(1, True, False), (2, False, False), (3, True, False)]
+
+
+def test_timed_house_way_session_with_the_keyboard_only(app: Flask, live_server: str, page: Any) -> None:
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/drills/")
+    page.focus("[data-start=house-way-timed]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".q-house-way[data-position='1']")
+    session_id = current_session_id(page)
+    for position in (1, 2, 3):
+        page.wait_for_selector(f".q-house-way[data-position='{position}'] [data-hand] .card:not([disabled])")
+        question, answer = key(app, session_id, position)
+        numbers = [str(question["cards"].index(card) + 1) for card in answer["front"]]
+        # Pick a wrong card, take it back with the same key, then pick the right two.
+        spare = next(str(i + 1) for i, c in enumerate(question["cards"]) if c not in answer["front"])
+        page.keyboard.press(spare)
+        page.keyboard.press(spare)
+        for number in numbers:
+            page.keyboard.press(number)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".verdict")
+        assert page.inner_text(".verdict-word") == "Right"
+        assert answer["rule"] in page.inner_text("#feedback")
+        if position == 1:
+            shot(page, "drill-house-way-keyboard-feedback")
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#summary")
+    assert page.inner_text("#score") == "3 / 3"
+    assert "No mistakes." in page.inner_text("body")
+    shot(page, "drill-house-way-keyboard-summary")
+    assert recorded(app, session_id) == [(1, True, False), (2, True, False), (3, True, False)]
+
+
+def test_a_settlement_question_with_amounts(app: Flask, live_server: str, page: Any) -> None:
+    sign_in(page, live_server)
+    page.click("#start-settlement [data-start=settlement-timed]")
+    page.wait_for_selector(".q-settlement[data-position='1']")
+    session_id = current_session_id(page)
+    _question, answer = key(app, session_id, 1)
+    for position in answer["positions"]:
+        row = f"tr[data-seat='{position['seat']}']"
+        page.click(f"{row} label:has(input[value={position['outcome']}])")
+        if position["outcome"] == "win":
+            cents = position["paid_cents"]
+            page.fill(f"{row} [data-paid]", f"{cents // 100}.{cents % 100:02d}")
+        else:
+            assert page.is_disabled(f"{row} [data-paid]")
+    shot(page, "drill-settlement-question")
+    page.click(".q-settlement [data-submit]")
+    page.wait_for_selector(".verdict")
+    assert page.inner_text(".verdict-word") == "Right"
+    parts = page.locator(".settle-parts tbody tr")
+    assert parts.count() == len(answer["positions"])
+    for position in answer["positions"]:
+        if position["paid_cents"] is not None:
+            cents = position["paid_cents"]
+            assert f"${cents // 100}.{cents % 100:02d}" in page.inner_text(
+                f".settle-parts tr[data-seat='{position['seat']}']"
+            )
+    shot(page, "drill-settlement-feedback")
+    page.click("#to-summary")
+    page.wait_for_selector("#summary")
+    assert page.inner_text("#score") == "1 / 1"
+    assert recorded(app, session_id) == [(1, True, False)]
+
+
+def test_an_action_question(app: Flask, live_server: str, page: Any) -> None:
+    sign_in(page, live_server)
+    page.click("#start-action [data-start=action-timed]")
+    page.wait_for_selector(".q-action[data-position='1']")
+    session_id = current_session_id(page)
+    question, answer = key(app, session_id, 1)
+    dice = page.locator(".die")
+    assert dice.count() == 3
+    assert [dice.nth(i).get_attribute("aria-label") for i in range(3)] == [
+        f"Die showing {d}" for d in question["dice"]
+    ]
+    assert "seat-banker" in page.get_attribute(f".seat[data-seat='{question['banker_seat']}']", "class")
+    shot(page, "drill-action-question")
+    page.click(f".seat[data-seat='{answer['seat']}']")
+    page.wait_for_selector(".verdict")
+    assert page.inner_text(".verdict-word") == "Right"
+    assert f"Seat {answer['seat']}" in page.inner_text("#feedback")
+    shot(page, "drill-action-feedback")
+    page.click("#to-summary")
+    page.wait_for_selector("#summary")
+    assert page.inner_text("#score") == "1 / 1"
+    assert recorded(app, session_id) == [(1, True, False)]
+
+
+def test_hand_reading_and_foul_check_with_the_why_hint(app: Flask, live_server: str, page: Any) -> None:
+    with app.app_context():
+        group = db.session.execute(db.select(Group).filter_by(name=DEMO_GROUP)).scalar_one()
+        group.settings = {"foul_policy": "house_way",
+                          "drills": {"hand-reading": {"length": 1}, "foul-check": {"length": 1}}}
+        db.session.commit()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_in(page, live_server)
+
+    page.click("#start-hand-reading [data-start=hand-reading-practice]")
+    page.wait_for_selector(".q-hand-reading[data-position='1']")
+    assert page.is_hidden("#countdown") or not page.locator("#countdown").count()
+    page.click("#why")
+    assert "rules" in page.inner_text("#hint")
+    session_id = current_session_id(page)
+    _question, answer = key(app, session_id, 1)
+    if "category" in answer:
+        page.click(f".choice[data-answer*='\"{answer['category']}\"']")
+    else:
+        page.keyboard.press({"a": "a", "b": "b", "copy": "c"}[answer["winner"]])
+    page.wait_for_selector(".verdict")
+    assert page.inner_text(".verdict-word") == "Right"
+
+    page.goto(f"{live_server}/drills/")
+    page.click("[data-start=foul-check-timed]")
+    page.wait_for_selector(".q-foul-check[data-position='1']")
+    session_id = current_session_id(page)
+    question, answer = key(app, session_id, 1)
+    if answer["fouled"]:
+        page.keyboard.press("f")
+        page.wait_for_selector("[data-reset-picker]:not([hidden])")
+        seven = question["back"] + question["front"]
+        for card in answer["reset"]["front"]:
+            page.keyboard.press(str(seven.index(card) + 1))
+        page.keyboard.press("Enter")
+    else:
+        page.keyboard.press("l")
+    page.wait_for_selector(".verdict")
+    assert page.inner_text(".verdict-word") == "Right"
+    shot(page, "drill-foul-check-feedback")
+    assert errors == []

@@ -1,0 +1,86 @@
+"""Beyond test_commands's autogenerate check: CHECK constraints, names and the 0002 downgrade."""
+from __future__ import annotations
+
+from typing import Any
+
+import flask_migrate
+import pytest
+import sqlalchemy as sa
+from alembic.script import ScriptDirectory
+from flask import Flask
+
+from trainer.extensions import db
+
+
+def _schema(engine: sa.Engine) -> dict[str, Any]:
+    """Describe every table: columns, keys, unique and check constraints, indexes."""
+    inspector = sa.inspect(engine)
+    schema: dict[str, Any] = {}
+    for table in inspector.get_table_names():
+        if table == "alembic_version":
+            continue
+        schema[table] = {
+            "columns": {
+                column["name"]: (type(column["type"]).__name__, column["nullable"])
+                for column in inspector.get_columns(table)
+            },
+            "primary_key": inspector.get_pk_constraint(table)["constrained_columns"],
+            "foreign_keys": sorted(
+                (tuple(fk["constrained_columns"]), fk["referred_table"],
+                 fk.get("options", {}).get("ondelete"))
+                for fk in inspector.get_foreign_keys(table)
+            ),
+            "unique": sorted(
+                (u["name"], tuple(u["column_names"])) for u in inspector.get_unique_constraints(table)
+            ),
+            "checks": sorted(
+                (c["name"], " ".join(c["sqltext"].split())) for c in inspector.get_check_constraints(table)
+            ),
+            "indexes": sorted(
+                (i["name"], tuple(i["column_names"]), bool(i["unique"]))
+                for i in inspector.get_indexes(table)
+            ),
+        }
+    return schema
+
+
+@pytest.fixture
+def models_schema(tmp_path: Any) -> dict[str, Any]:
+    """Return the schema ``db.create_all`` builds from the models on an empty file."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'models.sqlite3'}")
+    try:
+        db.metadata.create_all(engine)
+        return _schema(engine)
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_on_an_empty_database_matches_the_models(empty_app: Flask, models_schema: dict[str, Any]) -> None:
+    with empty_app.app_context():
+        flask_migrate.upgrade()
+        migrated = _schema(db.engine)
+        version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+        script = ScriptDirectory.from_config(empty_app.extensions["migrate"].migrate.get_config())
+    assert version == script.get_current_head()
+    assert "0002_drills" in {rev.revision for rev in script.walk_revisions()}
+    assert set(migrated) == set(models_schema)
+    for table in models_schema:
+        assert migrated[table] == models_schema[table], table
+
+
+def test_exam_mode_is_allowed_after_the_drills_migration(empty_app: Flask) -> None:
+    with empty_app.app_context():
+        flask_migrate.upgrade()
+        checks = sa.inspect(db.engine).get_check_constraints("drill_sessions")
+    assert any("'exam'" in check["sqltext"] for check in checks)
+
+
+def test_downgrade_to_the_first_migration_and_back(empty_app: Flask) -> None:
+    with empty_app.app_context():
+        flask_migrate.upgrade()
+        flask_migrate.downgrade(revision="2599e80be60e")
+        inspector = sa.inspect(db.engine)
+        assert "issued_questions" not in inspector.get_table_names()
+        assert not any("'exam'" in c["sqltext"] for c in inspector.get_check_constraints("drill_sessions"))
+        flask_migrate.upgrade()
+        assert "issued_questions" in sa.inspect(db.engine).get_table_names()

@@ -1,0 +1,197 @@
+"""Timed drills in the browser: pick a drill, play its questions, see the summary.
+
+The pages are plain HTML; ``static/js/drills.js`` asks for each question and sends
+each answer as JSON (with the CSRF header). The session logic lives in
+``trainer.drill_service``; this module only turns requests into its calls.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from trainer import drill_service
+from trainer.drill_service import DrillError, DrillSettings, SessionNotFound
+from trainer.engine.drills import DRILLS
+from trainer.engine.hands import Category
+from trainer.models import DrillSession
+
+bp = Blueprint("drills", __name__, url_prefix="/drills")
+
+# The order drills are offered in, with what each asks of the trainee.
+DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check")
+TITLES = {
+    "house-way": _l("Set the banker's hand"),
+    "settlement": _l("Settle the table"),
+    "action": _l("Call the action"),
+    "hand-reading": _l("Read the hand"),
+    "foul-check": _l("Spot the foul"),
+}
+BLURBS = {
+    "house-way": _l("Pick the two front cards of the banker's seven, the house way."),
+    "settlement": _l("Mark each position win, push or lose and pay winners after commission."),
+    "action": _l("Count the dice from the banker and find who gets the first pile."),
+    "hand-reading": _l("Name a five-card hand, or say which of two hands wins."),
+    "foul-check": _l("Say whether a player's set hand is legal or fouled."),
+}
+CATEGORY_NAMES = {
+    Category.FIVE_ACES.slug: _l("Five aces"),
+    Category.ROYAL_FLUSH.slug: _l("Royal flush"),
+    Category.STRAIGHT_FLUSH.slug: _l("Straight flush"),
+    Category.FOUR_OF_A_KIND.slug: _l("Four of a kind"),
+    Category.FULL_HOUSE.slug: _l("Full house"),
+    Category.FLUSH.slug: _l("Flush"),
+    Category.STRAIGHT.slug: _l("Straight"),
+    Category.THREE_OF_A_KIND.slug: _l("Three of a kind"),
+    Category.TWO_PAIR.slug: _l("Two pair"),
+    Category.ONE_PAIR.slug: _l("One pair"),
+    Category.HIGH_CARD.slug: _l("High card (pai gow)"),
+}
+MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
+
+
+def _kind_or_404(kind: str) -> str:
+    if kind not in DRILLS or kind not in TITLES:
+        abort(404)
+    return kind
+
+
+def get_session_or_404(session_id: int) -> DrillSession:
+    """Return one of the signed-in user's drill sessions, or 404 for anyone else's."""
+    try:
+        return drill_service.get_session(current_user.id, session_id)
+    except SessionNotFound:
+        abort(404)
+
+
+def _error(error: DrillError) -> tuple[Response, int]:
+    titles = {400: _("Answer not accepted"), 404: _("Not found"), 409: _("Already answered")}
+    return jsonify(error=titles.get(error.status, _("Not accepted")), message=str(error)), error.status
+
+
+def _template_globals() -> dict[str, Any]:
+    return {"titles": TITLES, "category_names": CATEGORY_NAMES, "mode_names": MODE_NAMES}
+
+
+@bp.route("/")
+@login_required
+def index() -> str:
+    """List the five drills, each in practice, timed and my-mistakes form."""
+    settings = DrillSettings.for_user(current_user.id)
+    drills = [
+        {
+            "kind": kind,
+            "title": TITLES[kind],
+            "blurb": BLURBS[kind],
+            "length": settings.length(kind),
+            "time_limit_s": settings.time_limit_s(kind),
+        }
+        for kind in DRILL_ORDER
+    ]
+    return render_template("drills/index.html", drills=drills, settings=settings)
+
+
+@bp.route("/<kind>/start", methods=["POST"])
+@login_required
+def start(kind: str) -> Response:
+    """Start a practice or timed session, optionally on the trainee's recent mistakes."""
+    kind = _kind_or_404(kind)
+    mode = request.form.get("mode", "practice")
+    if mode not in ("practice", "timed"):
+        abort(400)
+    focus: tuple[str, ...] = ()
+    if request.form.get("focus") == "mistakes":
+        focus = drill_service.missed_rules(current_user.id, kind)
+        if not focus:
+            flash(_("No recent mistakes in this drill: questions come from every rule."), "info")
+    session_id = drill_service.start_session(current_user.id, kind, mode, focus_rules=focus)
+    return redirect(url_for("drills.play", session_id=session_id))
+
+
+@bp.route("/sessions/<int:session_id>")
+@login_required
+def play(session_id: int) -> str | Response:
+    """Show the drill page; its script fetches the questions one by one."""
+    session = get_session_or_404(session_id)
+    if session.finished_at is not None:
+        return redirect(url_for("drills.show_summary", session_id=session.id))
+    return render_template("drills/play.html", session=session, **_template_globals())
+
+
+@bp.route("/sessions/<int:session_id>/question", methods=["POST"])
+@login_required
+def question(session_id: int) -> tuple[Response, int] | Response:
+    """Hand out the session's current question, issuing the next when due."""
+    try:
+        view = drill_service.issue_question(current_user.id, session_id)
+    except DrillError as error:
+        return _error(error)
+    if view is None:
+        return jsonify(
+            finished=True, summary_url=url_for("drills.show_summary", session_id=session_id)
+        )
+    hint = None
+    if view.hint:
+        hint = _("This question turns on the %(family)s rules.", family=view.hint.replace("-", " "))
+    html = render_template(
+        "drills/_question.html",
+        kind=view.kind,
+        q=view.question,
+        context=view.context,
+        position=view.position,
+        **_template_globals(),
+    )
+    return jsonify(
+        finished=False,
+        position=view.position,
+        length=view.length,
+        kind=view.kind,
+        mode=view.mode,
+        time_limit_ms=view.time_limit_ms,
+        remaining_ms=view.remaining_ms,
+        hint=hint,
+        html=html,
+    )
+
+
+@bp.route("/sessions/<int:session_id>/answer", methods=["POST"])
+@login_required
+def answer(session_id: int) -> tuple[Response, int] | Response:
+    """Grade and record one answer; answer with the feedback (or, in an exam, "recorded")."""
+    payload = request.get_json(silent=True)
+    if not isinstance(payload, dict) or "answer" not in payload:
+        return _error(drill_service.MalformedAnswer(_("Send the answer as JSON.")))
+    try:
+        result = drill_service.answer_question(
+            current_user.id, session_id, payload.get("position"), payload["answer"]
+        )
+    except DrillError as error:
+        return _error(error)
+    data = result.as_dict()
+    if result.finished:
+        data["summary_url"] = url_for("drills.show_summary", session_id=session_id)
+    if not result.sealed:
+        data["html"] = render_template(
+            "drills/_feedback.html",
+            result=result,
+            kind=result.kind,
+            q=result.question,
+            grade=result.grade.as_dict(),
+            **_template_globals(),
+        )
+    return jsonify(data)
+
+
+@bp.route("/sessions/<int:session_id>/summary")
+@login_required
+def show_summary(session_id: int) -> str:
+    """Show a session's score, accuracy, median time, mistakes and rules missed."""
+    session = get_session_or_404(session_id)
+    result = drill_service.summary(session.id, current_user.id)
+    return render_template(
+        "drills/summary.html", session=session, summary=result, **_template_globals()
+    )
