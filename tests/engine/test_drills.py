@@ -238,3 +238,23 @@ def test_my_mistakes_draws_from_the_missed_rule_families():
     fams = Counter(drill.key(new_question("house-way", s, ctx), ctx).family
                    for s in range(100))
     assert set(fams) <= {"two-pair", "quads", "sf"} and fams["two-pair"] > 20
+
+
+def test_my_mistakes_works_for_every_drill_kind():
+    reading = DrillContext(focus_rules=("reading.flush.joker",))
+    questions = [new_question("hand-reading", s, reading) for s in range(40)]
+    assert all(q["mode"] == "category" and "JK" in q["hand"] for q in questions)
+    fouls = DrillContext(focus_rules=("foul.legal.same-top-ranks",))
+    drill = get_drill("foul-check")
+    rules = Counter(drill.rule_of(new_question("foul-check", s, fouls), fouls)
+                    for s in range(40))
+    from trainer.engine.drills.foul_check import BOUNDARY_RULES
+    assert set(rules) <= BOUNDARY_RULES
+
+
+def test_context_accepts_a_plain_string_foul_policy():
+    ctx = DrillContext(foul_policy="house_way")
+    assert ctx.table.foul_policy.value == "house_way"
+    assert ctx.as_dict()["foul_policy"] == "house_way"
+    with pytest.raises(ValueError):
+        DrillContext(foul_policy="forgive").table

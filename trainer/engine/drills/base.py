@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..house_way import DEFAULT_HOUSE_WAY
-from ..profiles import DEFAULT_PROFILE, TableProfile, get_profile
+from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class DrillContext:
         """Return the table-rules profile, with the group's foul policy if set."""
         profile = get_profile(self.profile)
         if self.foul_policy and self.foul_policy != profile.foul_policy:
-            profile = profile.with_settings(foul_policy=self.foul_policy)
+            profile = profile.with_settings(foul_policy=FoulPolicy(self.foul_policy))
         return profile
 
     def as_dict(self) -> dict:
@@ -89,9 +89,13 @@ class Drill:
         """Return the rule id a question tests (before it is answered)."""
         raise NotImplementedError
 
+    def focus_family(self, rule_id: str) -> str:
+        """Return the generation family that produces questions on ``rule_id``."""
+        return rule_id.split(".", 1)[0]
+
     def pick_family(self, rng: random.Random, context: DrillContext) -> str:
         """Pick a rule family by weight, or from the trainee's recent mistakes."""
-        focus = [r.split(".", 1)[0] for r in context.focus_rules]
+        focus = [self.focus_family(r) for r in context.focus_rules]
         focus = [f for f in focus if f in self.families]
         if focus:
             return rng.choice(focus)

@@ -13,6 +13,10 @@ from .dealing import deal_family
 from .house_way_drill import same_value
 
 
+BOUNDARY_RULES = frozenset(("foul.legal.same-pair", "foul.legal.same-top-ranks",
+                            "foul.higher-cards-in-front", "foul.higher-pair-in-front"))
+
+
 def foul_rule(back, front, wheel: str) -> str:
     """Classify a set hand by the part of the foul rule it turns on."""
     b, f = evaluate5(back, wheel), evaluate2(front)
@@ -43,6 +47,12 @@ class FoulCheckDrill(Drill):
     default_time_limit_s = 10
     families = {"fouled": 5, "boundary": 4, "legal": 2}
 
+    def focus_family(self, rule_id: str) -> str:
+        """Map a foul rule id back to the family that asks it."""
+        if rule_id in BOUNDARY_RULES:
+            return "boundary"
+        return "legal" if rule_id.startswith("foul.legal") else "fouled"
+
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
         """Deal a hand and pick a fouled, a boundary or a plainly legal setting."""
         wheel = context.table.wheel
@@ -55,10 +65,7 @@ class FoulCheckDrill(Drill):
             if family == "fouled":
                 pick = [w for w, r in zip(ways, rules) if not r.startswith("foul.legal")]
             elif family == "boundary":
-                pick = [w for w, r in zip(ways, rules)
-                        if r in ("foul.legal.same-pair", "foul.legal.same-top-ranks",
-                                 "foul.higher-cards-in-front",
-                                 "foul.higher-pair-in-front")]
+                pick = [w for w, r in zip(ways, rules) if r in BOUNDARY_RULES]
             else:
                 pick = [w for w, r in zip(ways, rules) if r.startswith("foul.legal")]
             if pick:

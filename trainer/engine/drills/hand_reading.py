@@ -70,6 +70,15 @@ class HandReadingDrill(Drill):
     families = {"category": 4, "joker": 3, "compare-five": 2, "compare-two": 1,
                 "copy": 2}
 
+    def focus_family(self, rule_id: str) -> str:
+        """Map a reading rule id back to the family that asks it."""
+        parts = rule_id.split(".")
+        if parts[1:2] == ["copy"]:
+            return "copy"
+        if parts[1:2] == ["compare"]:
+            return "compare-two" if parts[-1] == "two" else "compare-five"
+        return "joker" if parts[-1] == "joker" else "category"
+
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
         """Draw a naming or a comparing question, joker hands often."""
         family = self.pick_family(rng, context)
