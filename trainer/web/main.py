@@ -9,6 +9,7 @@ from werkzeug.routing import BuildError
 from trainer.extensions import db
 from trainer.models import Attempt, Group, Membership, Role, User
 from trainer.web.access import role_required
+from trainer.web.drills import DRILL_ORDER, TITLES
 
 bp = Blueprint("main", __name__)
 
@@ -73,6 +74,7 @@ def index() -> str:
         attempts=recent_attempts(current_user.id),
         group=current_user.group,
         drills_url=drills_url(),
+        drills=[(kind, TITLES[kind]) for kind in DRILL_ORDER],
     )
 
 

@@ -1,0 +1,287 @@
+"""The dashboards' figures, computed from known attempt rows, and readiness under given criteria."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from trainer import dashboard
+from trainer.dashboard import (
+    Criterion,
+    ExamRecord,
+    Figures,
+    Period,
+    Readiness,
+    RuleFigures,
+    position_results,
+    readiness,
+)
+from trainer.extensions import db
+from trainer.models import Attempt, DrillSession, Membership, Role
+
+NOW = datetime(2025, 3, 20, 12, 0, tzinfo=timezone.utc)
+HOUSE_WAY = Criterion("house-way", 98.0, 4, 8.0)
+SETTLEMENT = Criterion("settlement", 99.0, 5)
+
+
+@pytest.fixture
+def record(app: Any) -> Any:
+    """Return a builder that records one session of attempts and hands back the session id.
+
+    Each row is (correct, timed_out, elapsed_ms, rule_id, days_ago) or a dict of
+    Attempt fields on top of those.
+    """
+
+    def build(user_id: int, rows: list[Any], kind: str = "house-way", mode: str = "timed") -> int:
+        with app.app_context():
+            session = DrillSession(
+                user_id=user_id, kind=kind, mode=mode, length=len(rows), time_limit_ms=10_000,
+                house_way="trump-plaza", profile="nevada", started_at=NOW - timedelta(days=400),
+            )
+            db.session.add(session)
+            for position, row in enumerate(rows, start=1):
+                extra: dict[str, Any] = {}
+                if isinstance(row, dict):
+                    extra = dict(row)
+                    row = extra.pop("row")
+                correct, timed_out, elapsed_ms, rule_id, days_ago = row
+                answered = NOW - timedelta(days=days_ago, seconds=len(rows) - position)
+                values = {
+                    "question": {"cards": ["As", "Ad", "7c", "7d", "2h", "3s", "JK"]},
+                    "answer": {"front": ["7c", "7d"]},
+                    "correct_answer": {"front": ["7c", "7d"]},
+                    **extra,
+                }
+                db.session.add(Attempt(
+                    session=session, position=position, user_id=user_id, kind=kind, seed=position,
+                    correct=correct, timed_out=timed_out, rule_id=rule_id,
+                    issued_at=answered - timedelta(milliseconds=elapsed_ms), answered_at=answered,
+                    elapsed_ms=elapsed_ms, **values,
+                ))
+            db.session.commit()
+            return session.id
+
+    return build
+
+
+def test_no_attempts_gives_empty_figures_and_no_data(app, trainee, group) -> None:
+    with app.app_context():
+        overview = dashboard.group_overview(group, Period.parse("30d"), now=NOW)
+        report = dashboard.trainee_report(trainee.id, Period.parse("all"), now=NOW)
+    (row,) = overview.rows
+    assert row.kinds == {} and row.total == Figures() and row.total.accuracy is None
+    assert row.trend == [] and row.last_activity is None
+    assert row.verdict.status is Readiness.NO_DATA
+    assert overview.weakest_families == []
+    assert report.kinds == {} and report.rules == [] and report.mistakes == [] and report.sessions == []
+
+
+def test_accuracy_and_median_per_kind_odd_and_even_counts(app, trainee, group, record) -> None:
+    record(trainee.id, [(True, False, 1000, "a.x", 1), (False, False, 3000, "a.y", 1),
+                        (True, False, 8000, "a.x", 1)])
+    record(trainee.id, [(True, False, 2000, "settlement.push", 1), (True, False, 4000, "settlement.push", 1),
+                        (True, False, 6000, "settlement.win", 1), (False, False, 9000, "settlement.win", 1)],
+           kind="settlement")
+    with app.app_context():
+        figures = dashboard.kind_figures([trainee.id], None)[trainee.id]
+    assert figures["house-way"] == Figures(3, 2, 3000.0)
+    assert figures["house-way"].accuracy == pytest.approx(2 / 3)
+    assert figures["settlement"] == Figures(4, 3, 5000.0)
+
+
+def test_timed_out_attempts_count_as_wrong_with_their_time(app, trainee, record) -> None:
+    # A timed-out answer flagged correct (it cannot happen, but the rule must hold) is wrong.
+    record(trainee.id, [(True, True, 12000, "a.x", 1), (True, False, 1000, "a.x", 1),
+                        (False, True, 11000, "a.x", 1)])
+    with app.app_context():
+        figures = dashboard.kind_figures([trainee.id], None)[trainee.id]["house-way"]
+        rules = dashboard.rule_figures([trainee.id], None)
+    assert figures == Figures(3, 1, 11000.0)
+    assert rules == [RuleFigures("a.x", Figures(3, 1))]
+
+
+def test_period_keeps_only_recent_attempts(app, trainee, group, record) -> None:
+    record(trainee.id, [(True, False, 1000, "a.x", 2), (False, False, 1000, "a.x", 20),
+                        (False, False, 1000, "a.x", 100)])
+    with app.app_context():
+        counts = {
+            key: dashboard.kind_figures([trainee.id], Period.parse(key).since(NOW))[trainee.id]["house-way"].answered
+            for key in ("7d", "30d", "all")
+        }
+        overview = dashboard.group_overview(group, Period.parse("7d"), now=NOW)
+    assert counts == {"7d": 1, "30d": 2, "all": 3}
+    # Last activity is all-time, whatever the period.
+    assert overview.rows[0].last_activity == NOW - timedelta(days=2, seconds=2)
+
+
+def test_rule_table_runs_weakest_first_and_families_add_up(app, trainee, group, record) -> None:
+    record(trainee.id, [
+        (True, False, 1000, "two-pair.split.aces", 1), (False, False, 1000, "two-pair.split.aces", 1),
+        (False, False, 1000, "two-pair.keep", 1), (True, False, 1000, "flush.keep", 1),
+        (True, False, 1000, "flush.keep", 1), (False, False, 1000, "two-pair.keep", 1),
+        (False, True, 1000, "two-pair.keep", 1), (True, False, 1000, "two-pair.split.aces", 1),
+        (False, False, 1000, "flush.keep", 1),
+    ])
+    with app.app_context():
+        rules = dashboard.rule_figures([trainee.id], None)
+        overview = dashboard.group_overview(group, Period.parse("all"), now=NOW)
+    assert [(r.rule, r.figures.answered, r.figures.wrong) for r in rules] == [
+        ("two-pair.keep", 3, 3), ("flush.keep", 3, 1), ("two-pair.split.aces", 3, 1),
+    ]
+    assert [(f.rule, f.figures.answered, f.figures.right) for f in dashboard.family_figures(rules)] == [
+        ("two-pair", 6, 2), ("flush", 3, 2),
+    ]
+    assert [f.rule for f in overview.weakest_families] == ["two-pair"]  # flush has 3 < 5 answers
+
+
+def test_trend_buckets_accuracy_per_day(app, trainee, group, record) -> None:
+    record(trainee.id, [(True, False, 1000, "a.x", 3), (False, False, 1000, "a.x", 3),
+                        (True, False, 1000, "a.x", 1)])
+    with app.app_context():
+        overview = dashboard.group_overview(group, Period.parse("7d"), now=NOW)
+    trend = overview.rows[0].trend
+    assert [(p.day, p.figures.answered, p.figures.right) for p in trend] == [
+        ((NOW - timedelta(days=3)).date(), 2, 1), ((NOW - timedelta(days=1)).date(), 1, 1),
+    ]
+    assert overview.buckets.count == 8 and overview.buckets.size == 1
+
+
+def test_window_counts_the_last_timed_questions_only(app, trainee, record) -> None:
+    record(trainee.id, [(False, False, 1000, "a.x", 1)] * 3, mode="practice")
+    record(trainee.id, [(False, False, 9000, "a.x", 5), (True, False, 4000, "a.x", 4),
+                        (True, False, 6000, "a.x", 3), (True, False, 2000, "a.x", 2),
+                        (True, False, 7000, "a.x", 1)])
+    with app.app_context():
+        window = dashboard.window_figures([trainee.id], HOUSE_WAY)[trainee.id]
+    # The last four timed answers: 4000, 6000, 2000, 7000, all right; practice ignored.
+    assert window == Figures(4, 4, 5000.0)
+
+
+def _table(outcomes: list[tuple[str, str, int | None, int | None]]) -> dict[str, Any]:
+    """A settlement answer and key: (right outcome, given outcome, right paid, given paid)."""
+    return {
+        "answer": {"positions": [{"outcome": given, "paid_cents": paid} for _r, given, _p, paid in outcomes]},
+        "correct_answer": {"positions": [{"seat": i + 2, "outcome": right, "paid_cents": paid}
+                                         for i, (right, _g, paid, _gp) in enumerate(outcomes)]},
+    }
+
+
+def test_position_results_follow_the_settlement_rule() -> None:
+    table = _table([("win", "win", 950, 950), ("win", "win", 950, 1000), ("lose", "push", None, None),
+                    ("push", "push", None, None)])
+    assert position_results(table["answer"], table["correct_answer"], False) == [True, False, False, True]
+    assert position_results(table["answer"], table["correct_answer"], True) == [False] * 4
+    assert position_results(None, table["correct_answer"], False) == [False] * 4
+
+
+def test_settlement_window_counts_positions(app, trainee, record) -> None:
+    two_right = _table([("win", "win", 950, 950), ("lose", "lose", None, None)])
+    one_wrong = _table([("push", "push", None, None), ("lose", "win", None, 500), ("win", "win", 1900, 1900)])
+    old = _table([("lose", "win", None, 100)] * 4)
+    record(trainee.id, [
+        {"row": (False, False, 9000, "settlement.lose", 5), **old},
+        {"row": (False, False, 3000, "settlement.lose", 2), **one_wrong},
+        {"row": (True, False, 5000, "settlement.win", 1), **two_right},
+    ], kind="settlement")
+    with app.app_context():
+        window = dashboard.window_figures([trainee.id], SETTLEMENT)[trainee.id]
+    # Newest first until five positions: 2 + 3 positions, one of them wrong.
+    assert window == Figures(5, 4, 4000.0)
+
+
+# --------------------------------------------------------------------------- readiness, pure
+
+
+def _exam(kind: str, passed: bool | None, status: str = "finished", house_way: str = "trump-plaza") -> ExamRecord:
+    return ExamRecord(1, 1, kind, status, NOW, NOW if status == "finished" else None, passed,
+                      house_way, "nevada", Criterion(kind, 98.0, 10), Figures())
+
+
+GOOD = {"house-way": Figures(4, 4, 5000.0), "settlement": Figures(5, 5, None)}
+CRITERIA = [HOUSE_WAY, SETTLEMENT]
+
+
+def test_readiness_without_criteria_is_unset() -> None:
+    assert readiness(GOOD, [], [], "trump-plaza", "nevada").status is Readiness.NO_CRITERIA
+
+
+def test_readiness_without_timed_answers_is_no_data() -> None:
+    assert readiness({}, CRITERIA, [], "trump-plaza", "nevada").status is Readiness.NO_DATA
+
+
+def test_readiness_in_training_until_every_window_is_full_and_passes() -> None:
+    short = {**GOOD, "settlement": Figures(4, 4, None)}
+    slow = {**GOOD, "house-way": Figures(4, 4, 8001.0)}
+    inaccurate = {**GOOD, "house-way": Figures(4, 3, 1000.0)}
+    for windows in (short, slow, inaccurate):
+        assert readiness(windows, CRITERIA, [], "trump-plaza", "nevada").status is Readiness.TRAINING
+
+
+def test_readiness_at_the_exact_thresholds_is_met() -> None:
+    exact = Criterion("house-way", 75.0, 4, 8.0)
+    verdict = readiness({"house-way": Figures(4, 3, 8000.0)}, [exact], [], "trump-plaza", "nevada")
+    assert verdict.status is Readiness.EXAM_DUE and verdict.checks[0].met
+
+
+def test_readiness_exam_scheduled_then_certified_per_kind() -> None:
+    scheduled = [_exam("house-way", None, status="scheduled")]
+    assert readiness(GOOD, CRITERIA, scheduled, "trump-plaza", "nevada").status is Readiness.EXAM_SCHEDULED
+    one_kind = [_exam("house-way", True)]
+    assert readiness(GOOD, CRITERIA, one_kind, "trump-plaza", "nevada").status is Readiness.EXAM_DUE
+    both = [_exam("house-way", True), _exam("settlement", True)]
+    verdict = readiness(GOOD, CRITERIA, both, "trump-plaza", "nevada")
+    assert verdict.status is Readiness.CERTIFIED and verdict.ready_to_deal
+    failed = [_exam("house-way", False), _exam("settlement", True)]
+    assert readiness(GOOD, CRITERIA, failed, "trump-plaza", "nevada").status is Readiness.EXAM_DUE
+
+
+def test_certification_under_another_house_way_does_not_count() -> None:
+    both = [_exam("house-way", True, house_way="foxwoods"), _exam("settlement", True, house_way="foxwoods")]
+    assert readiness(GOOD, CRITERIA, both, "trump-plaza", "nevada").status is Readiness.EXAM_DUE
+
+
+def test_certified_trainee_slipping_below_criteria_needs_a_refresher() -> None:
+    both = [_exam("house-way", True), _exam("settlement", True)]
+    slipping = {**GOOD, "house-way": Figures(4, 2, 5000.0)}
+    verdict = readiness(slipping, CRITERIA, both, "trump-plaza", "nevada")
+    assert verdict.status is Readiness.REFRESHER and verdict.ready_to_deal
+    # Too few recent timed answers to judge: still certified.
+    quiet = {"house-way": Figures(1, 0, 5000.0)}
+    assert readiness(quiet, CRITERIA, both, "trump-plaza", "nevada").status is Readiness.CERTIFIED
+
+
+def test_group_criteria_default_and_skip_broken_entries() -> None:
+    assert [c.kind for c in dashboard.group_criteria({})] == ["house-way", "settlement"]
+    settings = {"certification": {"criteria": [{"kind": "action", "min_accuracy": 95, "window": 20},
+                                               {"kind": "broken"}, {"kind": "x", "min_accuracy": 120, "window": 5}]}}
+    assert dashboard.group_criteria(settings) == [Criterion("action", 95.0, 20)]
+    assert dashboard.group_criteria({"certification": {"criteria": []}}) == []
+
+
+# --------------------------------------------------------------------------- moved trainee
+
+
+def test_moved_trainee_takes_their_figures_to_the_new_group(
+    app, trainee, group, supervisor, make_group, record
+) -> None:
+    record(trainee.id, [(True, False, 1000, "a.x", 1), (False, False, 3000, "a.x", 1)])
+    other = make_group(supervisor.id, name="Night shift", house_way="foxwoods")
+    with app.app_context():
+        membership = db.session.get(Membership, trainee.id)
+        membership.group_id = other
+        db.session.commit()
+        old = dashboard.group_overview(group, Period.parse("all"), now=NOW)
+        new = dashboard.group_overview(other, Period.parse("all"), now=NOW)
+    assert old.rows == [] and old.weakest_families == []
+    (row,) = new.rows
+    assert row.id == trainee.id and row.kinds["house-way"] == Figures(2, 1, 2000.0)
+
+
+def test_overview_lists_only_current_trainees(app, group, make_user, supervisor) -> None:
+    make_user(Role.TRAINEE, login="t1", name="Zoe", group_id=group)
+    make_user(Role.TRAINEE, login="t2", name="adam", group_id=group)
+    make_user(Role.TRAINEE, login="t3", name="Elsewhere")
+    with app.app_context():
+        overview = dashboard.group_overview(group, Period.parse("all"), now=NOW)
+    assert [r.name for r in overview.rows] == ["adam", "Zoe"]

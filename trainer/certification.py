@@ -1,0 +1,157 @@
+"""Certification exams: schedule one, start it as a sealed drill session, keep its result.
+
+No Flask request objects here: the supervisor pages schedule, the trainee's
+exam pages start, and any page that shows exams first calls ``record_results``,
+which judges every exam whose session has ended against the criteria copied
+when it was scheduled.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import timedelta
+
+from sqlalchemy import select, update
+
+from trainer import drill_service
+from trainer.dashboard import Criterion, group_criteria, session_figures
+from trainer.extensions import db
+from trainer.models import (
+    Attempt,
+    CertificationExam,
+    DrillSession,
+    ExamStatus,
+    Group,
+    Role,
+    User,
+    utcnow,
+)
+
+# An exam left half-done is over once every question's time (and this) has passed.
+ABANDON_SLACK = timedelta(minutes=5)
+
+
+class ExamError(ValueError):
+    """An exam request refused, with a sentence the supervisor or trainee can read."""
+
+
+def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: int) -> int:
+    """Schedule a certification exam in ``kind`` under the group's current settings."""
+    group = db.session.get(Group, group_id)
+    trainee = db.session.get(User, trainee_id)
+    if group is None or trainee is None or trainee.role != Role.TRAINEE or trainee.group is not group:
+        raise ExamError("That trainee is not in this group.")
+    criterion = next((c for c in group_criteria(group.settings) if c.kind == kind), None)
+    if criterion is None:
+        raise ExamError("This group has no certification criterion for that drill.")
+    if open_exams(trainee_id, kind):
+        raise ExamError("An exam in this drill is already scheduled for this trainee.")
+    exam = CertificationExam(
+        group_id=group.id,
+        trainee_id=trainee.id,
+        scheduled_by_id=scheduled_by_id,
+        scheduled_at=utcnow(),
+        kind=kind,
+        length=criterion.exam_length,
+        time_limit_ms=criterion.exam_time_limit_s * 1000,
+        criteria=criterion.as_dict(),
+        house_way=group.house_way,
+        profile=group.profile,
+        status=ExamStatus.SCHEDULED,
+    )
+    db.session.add(exam)
+    db.session.commit()
+    return exam.id
+
+
+def open_exams(trainee_id: int, kind: str | None = None) -> list[CertificationExam]:
+    """Return a trainee's exams not yet finished, oldest first."""
+    query = select(CertificationExam).where(
+        CertificationExam.trainee_id == trainee_id,
+        CertificationExam.status != ExamStatus.FINISHED,
+    )
+    if kind is not None:
+        query = query.where(CertificationExam.kind == kind)
+    return list(db.session.execute(query.order_by(CertificationExam.id)).scalars())
+
+
+def get_exam(exam_id: int, trainee_id: int) -> CertificationExam:
+    """Return one of the trainee's exams; ExamError for anyone else's."""
+    exam = db.session.get(CertificationExam, exam_id)
+    if exam is None or exam.trainee_id != trainee_id:
+        raise ExamError("There is no such exam of yours.")
+    return exam
+
+
+def start_exam(exam_id: int, trainee_id: int) -> int:
+    """Start a scheduled exam as a sealed drill session and return the session id.
+
+    The status moves from scheduled to started in one conditional UPDATE, so a
+    double submit cannot start two sessions: one attempt per scheduling.
+    """
+    exam = get_exam(exam_id, trainee_id)
+    claimed = db.session.execute(
+        update(CertificationExam)
+        .where(CertificationExam.id == exam.id, CertificationExam.status == ExamStatus.SCHEDULED)
+        .values(status=ExamStatus.STARTED, started_at=utcnow())
+    ).rowcount
+    db.session.commit()
+    if claimed != 1:
+        raise ExamError("This exam has already been started; it can be taken once.")
+    db.session.refresh(exam)
+    settings = dataclasses.replace(
+        drill_service.DrillSettings.for_user(trainee_id),
+        house_way=exam.house_way, profile=exam.profile, group_id=exam.group_id,
+    )
+    session_id = drill_service.start_session(
+        trainee_id, exam.kind, "exam", settings,
+        length=exam.length, time_limit_s=max(1, exam.time_limit_ms // 1000),
+    )
+    exam.session_id = session_id
+    db.session.commit()
+    return session_id
+
+
+def record_results(trainee_ids: Sequence[int]) -> int:
+    """Judge the started exams of these trainees whose sessions have ended; return how many."""
+    if not trainee_ids:
+        return 0
+    started = db.session.execute(
+        select(CertificationExam).where(
+            CertificationExam.trainee_id.in_(trainee_ids),
+            CertificationExam.status == ExamStatus.STARTED,
+        )
+    ).scalars().all()
+    now = utcnow()
+    judged = 0
+    for exam in started:
+        session = db.session.get(DrillSession, exam.session_id) if exam.session_id else None
+        deadline = (exam.started_at or now) + exam.length * timedelta(
+            milliseconds=exam.time_limit_ms + drill_service.GRACE_MS
+        ) + ABANDON_SLACK
+        if session is not None and session.finished_at is not None:
+            _judge(exam, session.finished_at)
+        elif now > deadline:
+            _judge(exam, now)
+        else:
+            continue
+        judged += 1
+    if judged:
+        db.session.commit()
+    return judged
+
+
+def _judge(exam: CertificationExam, finished_at: object) -> None:
+    """Store the exam's figures and verdict; an exam not answered to the end fails."""
+    criterion = Criterion.from_dict(exam.criteria)
+    figures = session_figures(exam.session_id, criterion) if exam.session_id else None
+    answered = db.session.execute(
+        select(db.func.count()).select_from(Attempt).where(Attempt.session_id == exam.session_id)
+    ).scalar() if exam.session_id else 0
+    exam.status = ExamStatus.FINISHED
+    exam.finished_at = finished_at  # type: ignore[assignment]
+    if figures is not None:
+        exam.counted = figures.answered
+        exam.right = figures.right
+        exam.median_ms = None if figures.median_ms is None else round(figures.median_ms)
+    exam.passed = bool(figures and answered >= exam.length and criterion.passes(figures))

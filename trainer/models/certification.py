@@ -1,0 +1,104 @@
+"""Certification exams and the audit log of supervisors' changes."""
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from trainer.extensions import db
+from trainer.models.attempt import Attempt
+from trainer.models.types import UTCDateTime, utcnow
+
+if TYPE_CHECKING:
+    from trainer.models.group import Group
+    from trainer.models.user import User
+
+
+class ExamStatus(StrEnum):
+    """Where a scheduled certification exam stands."""
+
+    SCHEDULED = "scheduled"
+    STARTED = "started"
+    FINISHED = "finished"
+
+
+class CertificationExam(db.Model):
+    """One sealed exam a supervisor scheduled for a trainee, and its kept result.
+
+    The criteria, house way and table rules are copied at scheduling, so the
+    record says what the trainee passed or failed even after the group changes.
+    """
+
+    __tablename__ = "certification_exams"
+    __table_args__ = (
+        CheckConstraint("status IN ('scheduled', 'started', 'finished')", name="status"),
+        Index("ix_certification_exams_trainee_id_status", "trainee_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="RESTRICT"), index=True)
+    trainee_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
+    scheduled_by_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
+    scheduled_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(32))
+    length: Mapped[int]
+    time_limit_ms: Mapped[int]
+    criteria: Mapped[dict[str, Any]] = mapped_column(JSON)
+    house_way: Mapped[str] = mapped_column(String(64))
+    profile: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("drill_sessions.id", ondelete="RESTRICT"), unique=True
+    )
+    status: Mapped[str] = mapped_column(String(16), default=ExamStatus.SCHEDULED)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    passed: Mapped[bool | None]
+    # The figures the verdict was reached on: questions (or settled positions) and
+    # how many were right, and the median answer time.
+    counted: Mapped[int | None]
+    right: Mapped[int | None]
+    median_ms: Mapped[int | None]
+
+    group: Mapped[Group] = relationship()
+    trainee: Mapped[User] = relationship(foreign_keys=[trainee_id])
+    scheduled_by: Mapped[User] = relationship(foreign_keys=[scheduled_by_id])
+
+    @property
+    def accuracy(self) -> float | None:
+        """Return the share of questions (or positions) right, once finished."""
+        if not self.counted:
+            return None
+        return (self.right or 0) / self.counted
+
+
+class AuditLog(db.Model):
+    """Who changed what, when, with the old and new values."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (
+        Index("ix_audit_log_target_type_target_id_at", "target_type", "target_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    action: Mapped[str] = mapped_column(String(64))
+    target_type: Mapped[str] = mapped_column(String(32))
+    target_id: Mapped[int]
+    old: Mapped[Any | None] = mapped_column(JSON)
+    new: Mapped[Any | None] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    actor: Mapped[User | None] = relationship()
+
+
+# The dashboards read a trainee's attempts by drill kind and time; the columns
+# after answered_at make the index cover those queries, so the rows (which carry
+# the question JSON) are not read. Declared here, beside the migration that adds it.
+Index(
+    "ix_attempts_user_id_kind_answered_at",
+    Attempt.user_id, Attempt.kind, Attempt.answered_at,
+    Attempt.correct, Attempt.timed_out, Attempt.elapsed_ms, Attempt.session_id, Attempt.rule_id,
+)

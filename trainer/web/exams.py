@@ -1,0 +1,79 @@
+"""A trainee's certification exams: see the one scheduled, start it once, read the result.
+
+The exam itself is played on the drills pages as a sealed session; this module
+only starts it (``trainer.certification``) and shows what is kept afterwards.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from trainer import certification
+from trainer.dashboard import Criterion
+from trainer.extensions import db
+from trainer.models import CertificationExam, ExamStatus, Role
+from trainer.web.access import role_required
+
+bp = Blueprint("exams", __name__, url_prefix="/exams")
+
+RECENT_RESULTS = 3
+
+
+def get_own_exam_or_404(exam_id: int) -> CertificationExam:
+    """Return one of the signed-in trainee's exams, or 404 for anyone else's."""
+    exam = db.session.get(CertificationExam, exam_id)
+    if exam is None or exam.trainee_id != current_user.id:
+        abort(404)
+    return exam
+
+
+@bp.app_context_processor
+def exam_helpers() -> dict[str, Any]:
+    """Let the trainee's home page list their exams without the main blueprint knowing of them."""
+
+    def my_exams() -> list[CertificationExam]:
+        """Return the signed-in trainee's open exams and latest results, judging ended ones first."""
+        if not current_user.is_authenticated or current_user.role != Role.TRAINEE:
+            return []
+        certification.record_results([current_user.id])
+        open_exams = certification.open_exams(current_user.id)
+        finished = db.session.execute(
+            db.select(CertificationExam)
+            .filter_by(trainee_id=current_user.id, status=ExamStatus.FINISHED)
+            .order_by(CertificationExam.finished_at.desc())
+            .limit(RECENT_RESULTS)
+        ).scalars().all()
+        return [*open_exams, *finished]
+
+    return {"my_exams": my_exams}
+
+
+@bp.route("/<int:exam_id>")
+@role_required(Role.TRAINEE)
+def show_exam(exam_id: int) -> str:
+    """Show an exam: what it asks before it starts, the result once it is over."""
+    exam = get_own_exam_or_404(exam_id)
+    certification.record_results([current_user.id])
+    return render_template(
+        "exams/show.html", exam=exam, criterion=Criterion.from_dict(exam.criteria)
+    )
+
+
+@bp.route("/<int:exam_id>/start", methods=["POST"])
+@role_required(Role.TRAINEE)
+def start_exam(exam_id: int) -> Response:
+    """Start a scheduled exam, once, and go to its first question."""
+    exam = get_own_exam_or_404(exam_id)
+    if exam.status == ExamStatus.STARTED and exam.session_id:
+        return redirect(url_for("drills.play", session_id=exam.session_id))
+    try:
+        session_id = certification.start_exam(exam.id, current_user.id)
+    except certification.ExamError as error:
+        flash(str(error), "error")
+        return redirect(url_for("exams.show_exam", exam_id=exam.id))
+    flash(_("Exam started. No answers are shown until the end."), "info")
+    return redirect(url_for("drills.play", session_id=session_id))
