@@ -45,14 +45,14 @@ def _schema(engine: sa.Engine) -> dict[str, Any]:
 
 
 @pytest.fixture
-def models_schema(tmp_path: Any) -> dict[str, Any]:
-    """Return the schema ``db.create_all`` builds from the models on an empty file."""
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'models.sqlite3'}")
-    try:
-        db.metadata.create_all(engine)
-        return _schema(engine)
-    finally:
-        engine.dispose()
+def models_schema(empty_app: Flask) -> dict[str, Any]:
+    """Return the schema ``db.create_all`` builds from the models, on the test's own
+    kind of database (SQLite or PostgreSQL report constraints differently)."""
+    with empty_app.app_context():
+        db.create_all()
+        schema = _schema(db.engine)
+        db.drop_all()
+    return schema
 
 
 def test_upgrade_on_an_empty_database_matches_the_models(empty_app: Flask, models_schema: dict[str, Any]) -> None:
