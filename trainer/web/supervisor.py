@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response
 from wtforms import BooleanField, DecimalField, IntegerField, SelectField
 from wtforms.validators import NumberRange, Optional
 
-from trainer import certification, dashboard
+from trainer import audit, certification, dashboard
 from trainer.dashboard import Criterion, Figures, Period, Readiness
 from trainer.drill_service import MAX_LENGTH, regrade
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
@@ -230,6 +230,10 @@ def new_group() -> str | Response:
             settings={},
         )
         db.session.add(group)
+        db.session.flush()
+        audit.record(current_user.id, "group.create", "group", group.id,
+                     new={"name": group.name, "house_way": group.house_way,
+                          "profile": group.profile})
         db.session.commit()
         flash(_("Group %(name)s created.", name=group.name), "success")
         return redirect(url_for("supervisor.show_group", group_id=group.id))
@@ -422,6 +426,9 @@ def new_trainee() -> str | Response:
             trainee.set_password(form.password.data)
             trainee.membership = Membership(group_id=group.id)
             db.session.add(trainee)
+            db.session.flush()
+            audit.record(current_user.id, "account.create", "user", trainee.id,
+                         new={**audit.account_fields(trainee), "group_id": group.id})
             db.session.commit()
             flash(_("Trainee %(name)s created.", name=trainee.name), "success")
             return redirect(url_for("supervisor.show_group", group_id=group.id))
@@ -509,10 +516,32 @@ def reset_password(user_id: int) -> str | Response:
     form = ResetPasswordForm()
     if form.validate_on_submit():
         trainee.set_password(form.password.data)
+        audit.record(current_user.id, "account.password-reset", "user", trainee.id)
         db.session.commit()
         flash(_("New password set for %(name)s.", name=trainee.name), "success")
         return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     return render_template("supervisor/reset_password.html", form=form, trainee=trainee)
+
+
+@bp.route("/trainees/<int:user_id>/active", methods=["POST"])
+def set_trainee_active(user_id: int) -> Response:
+    """Deactivate one of the supervisor's trainees (ending their sessions) or reactivate."""
+    trainee = get_trainee_or_404(user_id)
+    wanted = request.form.get("active")
+    if wanted not in ("0", "1"):
+        abort(400)
+    old = audit.account_fields(trainee)
+    if wanted == "0":
+        trainee.deactivate()
+    else:
+        trainee.active = True
+    audit.record(current_user.id,
+                 "account.deactivate" if wanted == "0" else "account.activate",
+                 "user", trainee.id, old=old, new=audit.account_fields(trainee))
+    db.session.commit()
+    flash(_("%(name)s is now %(state)s.", name=trainee.name,
+            state=_("active") if trainee.active else _("inactive")), "success")
+    return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
 
 
 # --------------------------------------------------------------------------- exports
