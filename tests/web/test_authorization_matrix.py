@@ -1,0 +1,214 @@
+"""Every route of the app against every role: the expected status, nothing more.
+
+A route added to the app without a row here fails ``test_every_route_is_in_the_matrix``.
+Roles: anonymous; the trainee who owns the records; another trainee of the same
+group; the supervisor of another group; the trainee's supervisor; an admin.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from trainer.extensions import db
+from trainer.models import Attempt, CertificationExam, DrillSession, Role
+from web.helpers import csrf_token, login, post_form
+
+ROLES = ("anonymous", "trainee", "other_trainee", "other_supervisor", "supervisor", "admin")
+LOGIN = "login"   # a redirect to the sign-in page
+
+
+@dataclass(frozen=True)
+class Case:
+    """How to call a route and what each role gets."""
+
+    method: str
+    path: str
+    expect: dict[str, Any]
+    data: dict[str, Any] | None = None
+    json: Any = None
+
+
+def every(status: Any, anonymous: Any = LOGIN, **overrides: Any) -> dict[str, Any]:
+    """Return an expectation for all roles, anonymous sent to sign in unless said."""
+    table = {role: status for role in ROLES}
+    table["anonymous"] = anonymous
+    table.update(overrides)
+    return table
+
+
+def staff_only(status: Any = 200, other_supervisor: Any = None) -> dict[str, Any]:
+    """Supervisor pages: 403 for trainees, the status for staff."""
+    return every(status, trainee=403, other_trainee=403,
+                 other_supervisor=status if other_supervisor is None else other_supervisor)
+
+
+def matrix(w: dict[str, int]) -> dict[str, Case]:
+    """Build the matrix for the ids of this test's world."""
+    s, a, e, g, t, h = (w["session"], w["attempt"], w["exam"], w["group"], w["trainee"],
+                        w["hand"])
+    own_only = every(404, trainee=200)
+    return {
+        "health.healthz": Case("GET", "/healthz", every(200, anonymous=200)),
+        "static": Case("GET", "/static/css/app.css", every(200, anonymous=200)),
+        "auth.login": Case("GET", "/auth/login", every(302, anonymous=200)),
+        "auth.logout": Case("POST", "/auth/logout", every(302, anonymous=302)),
+        "auth.change_password": Case("GET", "/auth/password", every(200)),
+        "main.index": Case("GET", "/", every(200)),
+        "main.my_results": Case("GET", "/results", every(403, trainee=200,
+                                                         other_trainee=200)),
+        "main.show_attempt": Case("GET", f"/results/{a}", own_only),
+        "drills.index": Case("GET", "/drills/", every(200)),
+        "drills.start": Case("POST", "/drills/house-way/start", every(302),
+                             data={"mode": "practice"}),
+        "drills.play": Case("GET", f"/drills/sessions/{s}", own_only),
+        "drills.question": Case("POST", f"/drills/sessions/{s}/question", own_only,
+                                json={}),
+        "drills.answer": Case("POST", f"/drills/sessions/{s}/answer",
+                              every(404, trainee=400), json={"position": 2, "answer": {}}),
+        "drills.show_summary": Case("GET", f"/drills/sessions/{s}/summary", own_only),
+        "exams.show_exam": Case("GET", f"/exams/{e}", every(403, trainee=200,
+                                                            other_trainee=404)),
+        "exams.start_exam": Case("POST", f"/exams/{e}/start",
+                                 every(403, trainee=302, other_trainee=404)),
+        "play.table": Case("GET", "/play/", every(200)),
+        "play.state": Case("GET", "/play/state", every(200)),
+        "play.new_game": Case("POST", "/play/new", every(302), json={}),
+        "play.deal": Case("POST", "/play/deal", every(400), json={"bet_cents": "x"}),
+        "play.rebet": Case("POST", "/play/rebet", every(400, trainee=409), json={}),
+        "play.done": Case("POST", f"/play/hands/{h}/done", every(404, trainee=400),
+                          json={"front": []}),
+        "play.house_way": Case("POST", f"/play/hands/{h}/house-way",
+                               every(404, trainee=200), json={}),
+        "reference.house_way_index": Case("GET", "/house-way", every(302)),
+        "reference.sheet": Case("GET", "/house-way/trump-plaza", every(200)),
+        "reference.sheet_pdf": Case("GET", "/house-way/no-such-casino/pdf", every(404)),
+        "reference.commission_chart_page": Case("GET", "/commission-chart", every(200)),
+        "reference.look_up": Case("GET", "/house-way/look-up?cards=As+Kd", every(200)),
+        "supervisor.groups": Case("GET", "/supervisor/",   # supervisors: their home page
+                                  staff_only(302) | {"admin": 200}),
+        "supervisor.new_group": Case("GET", "/supervisor/groups/new", staff_only()),
+        "supervisor.show_group": Case("GET", f"/supervisor/groups/{g}",
+                                      staff_only(other_supervisor=404)),
+        "supervisor.edit_group": Case("GET", f"/supervisor/groups/{g}/edit",
+                                      staff_only(other_supervisor=404)),
+        "supervisor.export_attempts": Case(
+            "GET", f"/supervisor/groups/{g}/export/attempts.csv",
+            staff_only(other_supervisor=404)),
+        "supervisor.export_summary": Case(
+            "GET", f"/supervisor/groups/{g}/export/summary.csv",
+            staff_only(other_supervisor=404)),
+        "supervisor.new_trainee": Case("GET", "/supervisor/trainees/new",
+                                       staff_only(other_supervisor=200, status=200)
+                                       | {"admin": 302}),
+        "supervisor.show_trainee": Case("GET", f"/supervisor/trainees/{t}",
+                                        staff_only(other_supervisor=404)),
+        "supervisor.trainee_report": Case("GET", f"/supervisor/trainees/{t}/report",
+                                          staff_only(other_supervisor=404)),
+        "supervisor.reset_password": Case("GET", f"/supervisor/trainees/{t}/password",
+                                          staff_only(other_supervisor=404)),
+        "supervisor.set_trainee_active": Case(
+            "POST", f"/supervisor/trainees/{t}/active", staff_only(400, other_supervisor=404),
+            data={"active": "neither"}),
+        "supervisor.schedule_exam": Case("POST", f"/supervisor/trainees/{t}/exams",
+                                         staff_only(302, other_supervisor=404),
+                                         data={"kind": "no-such-drill"}),
+        "supervisor.replay_attempt": Case("GET", f"/supervisor/attempts/{a}/replay",
+                                          staff_only(other_supervisor=404)),
+        "admin.users": Case("GET", "/admin/users", every(403, admin=200)),
+        "admin.new_supervisor": Case("GET", "/admin/supervisors/new", every(403, admin=200)),
+        "admin.set_active": Case("POST", f"/admin/users/{t}/active", every(403, admin=400),
+                                 data={"active": "neither"}),
+        "admin.audit_log": Case("GET", "/admin/audit", every(403, admin=200)),
+    }
+
+
+@pytest.fixture
+def world(app, make_user, make_group) -> dict[str, Any]:
+    """Two groups, their supervisors, trainees, an admin, and the trainee's records."""
+    sup = make_user(Role.SUPERVISOR, login="sup-a")
+    other_sup = make_user(Role.SUPERVISOR, login="sup-b")
+    group = make_group(sup.id, name="Group A")
+    make_group(other_sup.id, name="Group B")
+    trainee = make_user(Role.TRAINEE, login="t-one", group_id=group)
+    peer = make_user(Role.TRAINEE, login="t-two", group_id=group)
+    admin = make_user(Role.ADMIN, login="root")
+    client = app.test_client()
+    login(client, trainee)
+    start = post_form(client, "/drills/action/start", {"mode": "practice"})
+    session_id = int(start.headers["Location"].rsplit("/", 1)[1])
+    token = csrf_token(client, "/drills/")
+    client.post(f"/drills/sessions/{session_id}/question", json={},
+                headers={"X-CSRFToken": token})
+    client.post(f"/drills/sessions/{session_id}/answer",
+                json={"position": 1, "answer": {"seat": 1}}, headers={"X-CSRFToken": token})
+    client.post(f"/drills/sessions/{session_id}/question", json={},
+                headers={"X-CSRFToken": token})
+    deal = client.post("/play/deal", json={"bet_cents": 500}, headers={"X-CSRFToken": token})
+    hand_id = deal.get_json()["hand"]["id"]
+    staff = app.test_client()
+    login(staff, sup)
+    post_form(staff, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"})
+    with app.app_context():
+        attempt_id = db.session.execute(db.select(Attempt.id)).scalar_one()
+        exam_id = db.session.execute(db.select(CertificationExam.id)).scalar_one()
+        assert db.session.get(DrillSession, session_id).user_id == trainee.id
+    return {
+        "accounts": {"trainee": trainee, "other_trainee": peer, "supervisor": sup,
+                     "other_supervisor": other_sup, "admin": admin},
+        "ids": {"session": session_id, "attempt": attempt_id, "exam": exam_id,
+                "group": group, "trainee": trainee.id, "hand": hand_id},
+    }
+
+
+def _call(app, role: str, case: Case, world: dict[str, Any]) -> Any:
+    client = app.test_client()
+    if role != "anonymous":
+        login(client, world["accounts"][role])
+    if case.method == "GET":
+        response = client.get(case.path)
+    else:
+        token = csrf_token(client)
+        if case.json is not None:
+            response = client.post(case.path, json=case.json, headers={"X-CSRFToken": token})
+        else:
+            response = client.post(case.path, data={"csrf_token": token, **(case.data or {})})
+    response.get_data()  # run streamed bodies (CSV exports) to the end
+    response.close()
+    return response
+
+
+def _matches(response: Any, expected: Any) -> bool:
+    if expected == LOGIN:
+        return (response.status_code == 302
+                and response.headers["Location"].startswith("/auth/login"))
+    return response.status_code == expected
+
+
+def test_every_route_is_in_the_matrix(app, world):
+    routes = {rule.endpoint for rule in app.url_map.iter_rules()}
+    cases = matrix(world["ids"])
+    assert routes - set(cases) == set(), "add these routes to the authorization matrix"
+    assert set(cases) - routes == set(), "these matrix rows name no route"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_route_answers_each_role_as_expected(app, world, role):
+    failures = []
+    for endpoint, case in matrix(world["ids"]).items():
+        response = _call(app, role, case, world)
+        if not _matches(response, case.expect[role]):
+            failures.append(f"{endpoint} {case.method} {case.path}: expected "
+                            f"{case.expect[role]}, got {response.status_code} "
+                            f"{response.headers.get('Location', '')}")
+    assert not failures, "\n".join(failures)
+
+
+def test_matrix_paths_build_from_the_url_map(app, world):
+    # Each row's path must really be served by the route it is filed under.
+    adapter = app.url_map.bind("localhost")
+    for endpoint, case in matrix(world["ids"]).items():
+        matched, _ = adapter.match(re.sub(r"\?.*", "", case.path), method=case.method)
+        assert matched == endpoint, (endpoint, case.path)
