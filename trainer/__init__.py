@@ -33,14 +33,32 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _init_extensions(app)
     _register_blueprints(app)
 
-    from trainer.web import errors
+    from trainer.web import errors, security
 
     errors.register(app)
+    security.register(app)
+
+    from trainer.web import cards
+
+    cards.register(app)
 
     from trainer.web import commands
 
     commands.register(app)
+    _warm_engine()
     return app
+
+
+def _warm_engine() -> None:
+    """Load every house-way preset now, so no trainee's first question pays for it.
+
+    Under ``gunicorn --preload`` this runs once in the master and the workers
+    share the loaded tables.
+    """
+    from trainer.engine.house_way import load, preset_names
+
+    for name in preset_names():
+        load(name)
 
 
 def _load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
@@ -127,17 +145,26 @@ def _init_extensions(app: Flask) -> None:
     login_manager.login_message = _l("Please sign in to see this page.")
 
     @login_manager.user_loader
-    def load_user(user_id: str) -> models.User | None:
-        """Return the signed-in user, or None once the account is deactivated."""
+    def load_user(session_id: str) -> models.User | None:
+        """Return the signed-in user, or None once deactivated or signed out elsewhere."""
+        user_id, _, version = session_id.partition(".")
+        if not user_id.isdigit() or not version.isdigit():
+            return None
         user = db.session.get(models.User, int(user_id))
-        return user if user is not None and user.active else None
+        if user is None or not user.active or (user.session_version or 0) != int(version):
+            return None
+        return user
 
 
 def _register_blueprints(app: Flask) -> None:
     """Attach one blueprint per area."""
-    from trainer.web import admin, auth, main, supervisor
+    from trainer.web import admin, auth, drills, exams, health, main, reference, supervisor
 
+    app.register_blueprint(health.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(main.bp)
+    app.register_blueprint(drills.bp)
     app.register_blueprint(supervisor.bp)
+    app.register_blueprint(exams.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(reference.bp)
