@@ -158,7 +158,7 @@ def _init_extensions(app: Flask) -> None:
 
 def _register_blueprints(app: Flask) -> None:
     """Attach one blueprint per area."""
-    from trainer.web import admin, auth, drills, exams, health, main, reference, supervisor
+    from trainer.web import admin, auth, drills, exams, health, main, play, reference, supervisor
 
     app.register_blueprint(health.bp)
     app.register_blueprint(auth.bp)
@@ -168,3 +168,4 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exams.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(reference.bp)
+    app.register_blueprint(play.bp)

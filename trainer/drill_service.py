@@ -60,7 +60,22 @@ _PROBES: dict[str, Any] = {
         {"category": "high_card"} if q.get("mode") == "category" else {"winner": "a"}
     ),
     "foul-check": lambda q: {"fouled": False},
+    "round": lambda q: get_drill("round").probe(q),
 }
+
+
+def _steps(kind: str) -> int:
+    """Return how many questions make one unit of a drill: a round's steps, else 1."""
+    return len(getattr(get_drill(kind), "steps", ())) or 1
+
+
+def _step_question(kind: str, seed: int, context: DrillContext, position: int) -> dict[str, Any]:
+    """Generate the question at ``position``; a multi-step drill's steps share the seed."""
+    question = new_question(kind, seed, context)
+    steps = _steps(kind)
+    if steps > 1:
+        question = get_drill(kind).at_step(question, (position - 1) % steps, context)
+    return question
 
 
 class DrillError(Exception):
@@ -213,6 +228,12 @@ def start_session(
         raise DrillError(f"There is no drill mode called {mode!r}.")
     settings = settings or DrillSettings.for_user(user_id)
     length = length if length is not None else settings.length(kind)
+    steps = _steps(kind)
+    if steps > 1 and length % steps:
+        # Whole rounds only: round the number of questions up (down at the maximum).
+        length += steps - length % steps
+        if length > MAX_LENGTH:
+            length -= steps
     if not 1 <= length <= MAX_LENGTH:
         raise DrillError(f"A session has 1 to {MAX_LENGTH} questions.")
     limit_s = time_limit_s if time_limit_s is not None else settings.time_limit_s(kind)
@@ -272,9 +293,12 @@ def _answered(session_id: int, position: int) -> bool:
 def _issue(
     session: DrillSession, position: int, context: dict[str, Any], start_clock: bool = True
 ) -> IssuedQuestion:
-    seed = secrets.randbits(63)
+    step = (position - 1) % _steps(session.kind)
+    first = _issued(session.id, position - step) if step else None
+    # A round's later steps replay the round dealt for its first step.
+    seed = first.seed if first is not None else secrets.randbits(63)
     drill_context = _context(context)
-    question = new_question(session.kind, seed, drill_context)
+    question = _step_question(session.kind, seed, drill_context, position)
     issued = IssuedQuestion(
         session_id=session.id,
         position=position,
@@ -522,6 +546,6 @@ def answer_key(question: dict[str, Any], context: DrillContext) -> dict[str, Any
 def regrade(attempt: Attempt) -> Grade:
     """Replay an attempt's question from its seed and grade its answer again."""
     context = _context(attempt.question.get("context", {}))
-    question = new_question(attempt.kind, attempt.seed, context)
+    question = _step_question(attempt.kind, attempt.seed, context, attempt.position)
     answer = attempt.answer if attempt.answer is not None else _PROBES[attempt.kind](question)
     return get_drill(attempt.kind).grade(question, answer, context)

@@ -2,6 +2,7 @@
 from trainer.models.attempt import AppendOnlyError, Attempt, DrillSession
 from trainer.models.certification import AuditLog, CertificationExam, ExamStatus
 from trainer.models.drill import IssuedQuestion
+from trainer.models.game import GameHand, PlayerGame
 from trainer.models.security import LoginFailure
 from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
 from trainer.models.types import UTCDateTime, utcnow
@@ -16,11 +17,13 @@ __all__ = [
     "DEFAULT_PROFILE",
     "DrillSession",
     "ExamStatus",
+    "GameHand",
     "Group",
     "LoginFailure",
     "IssuedQuestion",
     "MIN_PASSWORD_LENGTH",
     "Membership",
+    "PlayerGame",
     "Role",
     "UTCDateTime",
     "User",

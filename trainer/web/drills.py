@@ -23,13 +23,14 @@ from trainer.models import DrillSession
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 
 # The order drills are offered in, with what each asks of the trainee.
-DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check")
+DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check", "round")
 TITLES = {
     "house-way": _l("Set the banker's hand"),
     "settlement": _l("Settle the table"),
     "action": _l("Call the action"),
     "hand-reading": _l("Read the hand"),
     "foul-check": _l("Spot the foul"),
+    "round": _l("Run a round"),
 }
 BLURBS = {
     "house-way": _l("Pick the two front cards of the banker's seven, the house way."),
@@ -37,6 +38,7 @@ BLURBS = {
     "action": _l("Count the dice from the banker and find who gets the first pile."),
     "hand-reading": _l("Name a five-card hand, or say which of two hands wins."),
     "foul-check": _l("Say whether a player's set hand is legal or fouled."),
+    "round": _l("A whole round in order: call the action, set the banker's hand, settle every seat."),
 }
 CATEGORY_NAMES = {
     Category.FIVE_ACES.slug: _l("Five aces"),

@@ -1,0 +1,280 @@
+"""The ``round`` drill: one whole round as it runs on the floor, step by step.
+
+A round is three questions in a row, each graded and timed on its own:
+
+1. ``action``: the dice are rolled; click the seat that gets the first pile (the
+   piles go out counter-clockwise, a pile on an empty seat is dead, four cards
+   are never used);
+2. ``banker``: set the banker's seven cards by the house way;
+3. ``settle``: settle every seat in the rule book's order: losers taken first,
+   then winners paid net of commission; pushes are left in place. In a
+   player-banker round the dealer's hand plays too, and the banker pays the
+   commission on the net win of the bank.
+
+The three steps share the round's seed: ``generate`` deals the whole round and
+``at_step`` turns it into the question of one step, adding only what that step
+may show (the banker's house-way setting appears only at the settle step).
+"""
+from __future__ import annotations
+
+import random
+
+from ..action import POSITIONS, action_position, deal_order, pile_order, roll_dice, table_position
+from ..cards import card_list, deal_piles, parse_cards
+from ..house_way import load, rule_family
+from ..setting import is_foul, splits
+from ..settlement import Result, banker_commission_cents, payout_cents, settle
+from .base import Drill, DrillContext, Grade, cards_in, register, require
+from .house_way_drill import same_value
+from .settlement_drill import BETS_DOLLARS
+
+STEPS = ("action", "banker", "settle")
+PLAYER_BANKER_RATE = 0.25
+DEALER_SEAT = 1
+
+
+def seat_of_pile(total: int, banker_seat: int) -> list[int]:
+    """Return the seat that receives each pile, in dealing order."""
+    return [table_position(banker_seat, position) for position in pile_order(total)]
+
+
+def position_of_seat(seat: int, banker_seat: int) -> int:
+    """Return a seat's position counted counter-clockwise from the banker (the banker is 1)."""
+    return (seat - banker_seat) % POSITIONS + 1
+
+
+@register
+class RoundDrill(Drill):
+    """Run one round: call the action, set the banker's hand, settle the table."""
+
+    slug = "round"
+    title = "Run a round"
+    default_time_limit_s = 60
+    families = {"round": 1}
+    steps = STEPS
+
+    # --- the deal --------------------------------------------------------------
+
+    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+        """Roll the dice, seat the table, deal seven piles and set the players' hands."""
+        table = context.table
+        way = load(context.house_way)
+        dice = list(roll_dice(rng))
+        player_banker = rng.random() < PLAYER_BANKER_RATE
+        banker_seat = rng.randint(2, POSITIONS) if player_banker else DEALER_SEAT
+        others = [s for s in range(1, POSITIONS + 1) if s not in (banker_seat, DEALER_SEAT)]
+        # The dealer's seat always has a hand: the house banks, or it plays the player-banker.
+        count = rng.randint(1, 5) if player_banker else rng.randint(1, 6)
+        occupied = sorted({banker_seat, DEALER_SEAT, *rng.sample(others, count)})
+        piles, unused = deal_piles(rng)
+        bets = [d * 100 for d in BETS_DOLLARS
+                if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
+        players = []
+        for pile, seat in enumerate(seat_of_pile(sum(dice), banker_seat)):
+            if seat not in occupied or seat == banker_seat:
+                continue
+            seven = piles[pile]
+            house = seat == DEALER_SEAT
+            back, front = self._set(rng, seven, way, table.wheel, house)
+            players.append({"seat": seat, "back": card_list(back), "front": card_list(front),
+                            "bet_cents": rng.choice(bets)})
+        players.sort(key=lambda p: p["seat"])
+        return {"dice": dice, "banker_seat": banker_seat, "occupied": occupied,
+                "piles": [card_list(p) for p in piles], "unused": card_list(unused),
+                "players": players}
+
+    def _set(self, rng: random.Random, seven, way, wheel: str, house: bool):
+        """Set a player's hand: mostly the house way, sometimes another way, now and then fouled."""
+        roll = rng.random()
+        if house or roll < 0.75:
+            s = way.set(seven, wheel)
+            return s.back, s.front
+        ways = splits(seven)
+        fouled = [w for w in ways if is_foul(w.back, w.front, wheel)]
+        legal = [w for w in ways if not is_foul(w.back, w.front, wheel)]
+        pick = rng.choice(fouled if roll >= 0.95 and fouled else legal)
+        return pick.back, pick.front
+
+    # --- the steps -------------------------------------------------------------
+
+    def banker_cards(self, question: dict) -> list[str]:
+        """Return the banker's seven cards: the pile that lands on the banker's seat."""
+        seats = seat_of_pile(sum(question["dice"]), question["banker_seat"])
+        return question["piles"][seats.index(question["banker_seat"])]
+
+    def at_step(self, question: dict, step: int, context: DrillContext) -> dict:
+        """Return the question of one step of the round (0 action, 1 banker, 2 settle)."""
+        if not 0 <= step < len(STEPS):
+            raise ValueError(f"A round has {len(STEPS)} steps.")
+        q = {**question, "step": STEPS[step]}
+        if STEPS[step] in ("banker", "settle"):
+            q["banker_cards"] = self.banker_cards(question)
+        if STEPS[step] == "settle":
+            key = self._banker_key(q, context)
+            q["banker"] = {"back": card_list(key.back), "front": card_list(key.front)}
+        return q
+
+    def _banker_key(self, question: dict, context: DrillContext):
+        return load(context.house_way).set(parse_cards(question["banker_cards"], 7),
+                                           context.table.wheel)
+
+    def probe(self, question: dict) -> dict:
+        """Return a well-formed answer to a step (to learn the key when the clock ran out)."""
+        step = question.get("step")
+        if step == "action":
+            return {"seat": 1}
+        if step == "banker":
+            return {"front": question["banker_cards"][:2]}
+        return {"order": [], "banker_commission_cents": 0}
+
+    def rule_of(self, question: dict, context: DrillContext) -> str:
+        """Return the rule id the step tests: ``round.action``, ``round.banker.<family>``, ``round.settle``."""
+        step = question.get("step")
+        player_banker = question["banker_seat"] != DEALER_SEAT
+        if step == "action":
+            return "round.action.player-banker" if player_banker else "round.action"
+        if step == "banker":
+            return "round.banker." + rule_family(self._banker_key(question, context).rule)
+        if step == "settle":
+            return "round.settle.player-banker" if player_banker else "round.settle"
+        raise ValueError("This round question has no step.")
+
+    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        """Grade one step of the round."""
+        step = question.get("step")
+        if step == "action":
+            return self._grade_action(question, answer, context)
+        if step == "banker":
+            return self._grade_banker(question, answer, context)
+        if step == "settle":
+            return self._grade_settle(question, answer, context)
+        raise ValueError("This round question has no step.")
+
+    def _grade_action(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        seat = require(answer, "seat", int)
+        if not 1 <= seat <= POSITIONS:
+            raise ValueError("Pick one of the seven seats (1-7).")
+        total, banker_seat = sum(question["dice"]), question["banker_seat"]
+        position = action_position(total)
+        right = table_position(banker_seat, position)
+        occupied_positions = [position_of_seat(s, banker_seat) for s in question["occupied"]]
+        piles = []
+        for pile, pos in deal_order(total, occupied_positions):
+            piles.append({"pile": pile + 1,
+                          "seat": table_position(banker_seat, pile_order(total)[pile]),
+                          "dead": pos is None})
+        dead = [p["seat"] for p in piles if p["dead"]]
+        dead_text = (f" Dead piles (empty seats): {', '.join(map(str, dead))}."
+                     if dead else " No seat is empty, so no pile is dead.")
+        text = (f"Dice total {total}: count {position} counter-clockwise from the banker "
+                f"(seat {banker_seat} is 1), so seat {right} gets the first pile and the "
+                f"rest follow counter-clockwise.{dead_text} The four cards left over are "
+                "never used.")
+        return Grade(seat == right, self.rule_of(question, context),
+                     {"seat": right, "position": position, "piles": piles}, text)
+
+    def _grade_banker(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        cards = question["banker_cards"]
+        front = parse_cards(cards_in(require(answer, "front", list), cards, 2, "front"), 2)
+        seven = parse_cards(cards, 7)
+        back = tuple(c for c in seven if c not in front)
+        key = self._banker_key(question, context)
+        wheel = context.table.wheel
+        correct = same_value(back, front, key.back, key.front, wheel)
+        note = " Your setting was fouled." if not correct and is_foul(back, front, wheel) else ""
+        return Grade(correct, self.rule_of(question, context), key.as_dict(),
+                     key.explanation + "." + note)
+
+    def settle_all(self, question: dict, context: DrillContext) -> list:
+        """Settle every player's hand (and the dealer's, when a player banks) against the banker."""
+        banker = question["banker"]
+        bb, bf = parse_cards(banker["back"], 5), parse_cards(banker["front"], 2)
+        return [settle(parse_cards(p["back"], 5), parse_cards(p["front"], 2), bb, bf,
+                       p["bet_cents"], context.table, context.house_way)
+                for p in question["players"]]
+
+    def _grade_settle(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+        order = require(answer, "order", list)
+        players = question["players"]
+        seats = [p["seat"] for p in players]
+        settled = dict(zip(seats, self.settle_all(question, context)))
+        bets = {p["seat"]: p["bet_cents"] for p in players}
+        given: list[tuple[int, str, int | None]] = []
+        for entry in order:
+            if not isinstance(entry, dict):
+                raise ValueError("Each settled seat must be an object.")
+            seat = entry.get("seat")
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in settled:
+                raise ValueError("Settle only the seats that have a hand.")
+            if any(seat == g[0] for g in given):
+                raise ValueError(f"Seat {seat} is settled twice.")
+            action = entry.get("action")
+            if action not in ("take", "pay"):
+                raise ValueError(f"Seat {seat}: take the bet or pay it.")
+            paid = entry.get("paid_cents")
+            if action == "pay" and (isinstance(paid, bool) or not isinstance(paid, int)
+                                    or paid < 0):
+                raise ValueError(f"Seat {seat}: enter the amount paid, in cents, as a "
+                                 "whole number.")
+            given.append((seat, action, paid if action == "pay" else None))
+        player_banker = question["banker_seat"] != DEALER_SEAT
+        banker_paid = answer.get("banker_commission_cents") if player_banker else None
+        if player_banker and (isinstance(banker_paid, bool) or not isinstance(banker_paid, int)
+                              or banker_paid < 0):
+            raise ValueError("Enter the commission the player-banker pays, in cents.")
+
+        losers = [s for s in seats if settled[s].outcome is Result.LOSE]
+        winners = [s for s in seats if settled[s].outcome is Result.WIN]
+        pays = {s: payout_cents(bets[s], context.table) for s in winners}
+        actions = {s: a for s, a, _ in given}
+        errors: list[str] = []
+        parts = []
+        for seat in seats:
+            s = settled[seat]
+            want = {"lose": "take", "win": "pay", "push": None}[s.outcome.value]
+            ok = actions.get(seat) == want
+            if ok and want == "pay":
+                paid = next(p for g, _, p in given if g == seat)
+                if paid != pays[seat]:
+                    ok = False
+                    errors.append("round.settle.amount")
+            elif not ok:
+                errors.append("round.settle.outcome")
+            part = {"seat": seat, "correct": ok, "outcome": s.outcome.value,
+                    "paid_cents": pays.get(seat), "commission_cents": s.commission_cents,
+                    "back": s.back.value, "front": s.front.value, "fouled": s.fouled}
+            if s.reset_back is not None:
+                part["reset"] = {"back": card_list(s.reset_back),
+                                 "front": card_list(s.reset_front), "rule": s.reset_rule}
+            parts.append(part)
+        kinds = [a for _, a, _ in given]
+        if "take" in kinds and "pay" in kinds and (
+                max(i for i, k in enumerate(kinds) if k == "take")
+                > min(i for i, k in enumerate(kinds) if k == "pay")):
+            errors.append("round.settle.order")
+        correct_answer: dict = {
+            "order": [{"seat": s, "action": "take"} for s in losers]
+            + [{"seat": s, "action": "pay", "paid_cents": pays[s]} for s in winners],
+            "pushes": [s for s in seats if settled[s].outcome is Result.PUSH],
+        }
+        if player_banker:
+            bank = sum(bets[s] for s in losers) - sum(bets[s] for s in winners)
+            commission = banker_commission_cents(max(bank, 0), context.table)
+            correct_answer["banker_net_cents"] = bank
+            correct_answer["banker_commission_cents"] = commission
+            if banker_paid != commission:
+                errors.append("round.settle.banker-commission")
+        priority = ("round.settle.outcome", "round.settle.order", "round.settle.amount",
+                    "round.settle.banker-commission")
+        rule_id = (min(errors, key=priority.index) if errors
+                   else self.rule_of(question, context))
+        right = sum(p["correct"] for p in parts)
+        text = (f"{right} of {len(parts)} seats settled right. Losers are taken first, "
+                "then winners are paid net of commission; pushes are left in place.")
+        if "round.settle.order" in errors:
+            text += " A winner was paid before every loser was taken."
+        if player_banker:
+            text += (f" The bank's net is ${correct_answer['banker_net_cents'] / 100:.2f}; "
+                     f"its commission is "
+                     f"${correct_answer['banker_commission_cents'] / 100:.2f}.")
+        return Grade(not errors, rule_id, correct_answer, text, tuple(parts))
