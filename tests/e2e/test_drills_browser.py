@@ -1,85 +1,30 @@
 """Drills in headless Chromium against a live server: mouse, keyboard, settlement, action."""
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+
+from e2e.conftest import shot, sign_in
 
 from trainer import drill_service
 from trainer.engine.drills import DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, Group, IssuedQuestion
-from trainer.web.commands import DEMO_GROUP, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
+from trainer.web.commands import DEMO_GROUP
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LENGTHS = {"house-way": 3, "settlement": 1, "action": 1}
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def live_server(app: Flask, runner: Any) -> Iterator[str]:
-    """Seed the demo accounts with short drills and serve the app from a thread; yield its URL."""
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
-    with app.app_context():
-        group = db.session.execute(db.select(Group).filter_by(name=DEMO_GROUP)).scalar_one()
-        group.settings = {"drills": {kind: {"length": n} for kind, n in LENGTHS.items()}}
-        db.session.commit()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
+def demo_settings() -> dict[str, Any]:
+    """Short drills, so a whole session fits in a test."""
+    return {"drills": {kind: {"length": n} for kind, n in LENGTHS.items()}}
 
 
-@pytest.fixture
-def page(live_server: str) -> Iterator[Any]:
-    """Yield a Playwright page in headless Debian Chromium, a landscape tablet's size."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1180, "height": 820})
-            context.set_default_timeout(10_000)
-            yield context.new_page()
-            context.close()
-        finally:
-            browser.close()
-
-
-def shot(page: Any, name: str) -> None:
-    """Save a full-page screenshot as a test artifact."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def sign_in(page: Any, live_server: str) -> None:
-    """Sign the first demo trainee in, by keyboard."""
-    page.goto(f"{live_server}/auth/login")
-    page.fill("input[name=login]", DEMO_TRAINEES[0][0])
-    page.fill("input[name=password]", DEMO_TRAINEE_PASSWORD)
-    page.press("input[name=password]", "Enter")
-    page.wait_for_selector("#trainee-home")
 
 
 def current_session_id(page: Any) -> int:

@@ -1,16 +1,13 @@
 """The player's game in headless Chromium: three hands by mouse, three by keyboard."""
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+
+from e2e.conftest import shot, sign_in
 
 from trainer.engine.cards import parse_cards
 from trainer.engine.game import STARTING_BALANCE_CENTS
@@ -18,71 +15,15 @@ from trainer.engine.house_way import load
 from trainer.engine.setting import is_foul
 from trainer.extensions import db
 from trainer.models import GameHand, PlayerGame
-from trainer.web.commands import DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 HOUSE_WAY = "trump-plaza"
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def live_server(app: Flask, runner: Any) -> Iterator[str]:
-    """Seed the demo accounts and serve the app from a thread; yield its URL."""
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-
-
-@pytest.fixture
-def page(live_server: str) -> Iterator[Any]:
-    """Yield a Playwright page in headless Debian Chromium, a landscape tablet's size."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1180, "height": 900})
-            context.set_default_timeout(10_000)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page
-            assert not errors, errors
-            context.close()
-        finally:
-            browser.close()
-
-
-def shot(page: Any, name: str) -> None:
-    """Save a full-page screenshot as a test artifact."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
 def open_table(page: Any, live_server: str) -> None:
     """Sign the first demo trainee in and open the player's game."""
-    page.goto(f"{live_server}/auth/login")
-    page.fill("input[name=login]", DEMO_TRAINEES[0][0])
-    page.fill("input[name=password]", DEMO_TRAINEE_PASSWORD)
-    page.press("input[name=password]", "Enter")
-    page.wait_for_selector("#trainee-home")
+    sign_in(page, live_server)
     page.click("nav >> text=Play")
     page.wait_for_selector("#play")
     page.wait_for_selector("#deal")

@@ -4,26 +4,19 @@ Each PDF and a PNG of its first page are kept in test-artifacts/ for a person to
 """
 from __future__ import annotations
 
-import os
 import re
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
-from werkzeug.serving import make_server
+
+from e2e.conftest import ARTIFACTS as BASE_ARTIFACTS
+from e2e.conftest import sign_in
 
 from trainer.engine.cards import card_list
 from trainer.engine.house_way import load, preset_names
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "reference"
+ARTIFACTS = BASE_ARTIFACTS / "reference"
 # The printable area of each paper at 96 CSS pixels an inch (print.css: 10 mm by 11 mm
 # margins), for the PNG of page one and the overflow check.
 PAPERS = {"Letter": (816 - 83, 1056 - 76), "A4": (794 - 83, 1123 - 76)}
@@ -56,44 +49,23 @@ def pdf_pages(pdf: bytes) -> int:
 
 
 @pytest.fixture
-def live_server(app: Flask) -> Iterator[str]:
-    """Serve the app on 127.0.0.1 from a thread; yield its URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
+def context_options() -> dict[str, Any]:
+    """A desktop-sized window for the sheets."""
+    return {"viewport": {"width": 1180, "height": 820}}
 
 
 @pytest.fixture
-def page(live_server: str, trainee: Any) -> Iterator[Any]:
-    """Yield a Playwright page in headless Debian Chromium, signed in as a trainee."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
+def page(serve: str, browser_context: Any, trainee: Any) -> Iterator[Any]:
+    """Yield a page signed in as a trainee."""
+    page = browser_context.new_page()
+    sign_in(page, serve, trainee.login, trainee.password, home="#trainee-home")
+    yield page
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            context = browser.new_context(viewport={"width": 1180, "height": 820})
-            page = context.new_page()
-            page.goto(f"{live_server}/auth/login")
-            page.fill("input[name=login]", trainee.login)
-            page.fill("input[name=password]", trainee.password)
-            page.click("button[type=submit]")
-            page.wait_for_url(f"{live_server}/")
-            yield page
-            context.close()
-        finally:
-            browser.close()
+
+@pytest.fixture
+def live_server(serve: str) -> str:
+    """The served app (no demo accounts: the page signs in as a test trainee)."""
+    return serve
 
 
 def print_and_keep(page: Any, name: str) -> dict[str, int]:

@@ -1,29 +1,19 @@
 """A whole round in headless Chromium: action, banker's hand, settlement, by mouse and by keyboard."""
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+
+from e2e.conftest import shot, sign_in
 
 from trainer import drill_service
 from trainer.engine.drills import DrillContext
 from trainer.extensions import db
-from trainer.models import Attempt, Group, IssuedQuestion
-from trainer.web.commands import DEMO_GROUP, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
+from trainer.models import Attempt, IssuedQuestion
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Rounds dealt from these seeds under the demo group's rules (trump-plaza, nevada):
 # the dealer banks, with empty seats, a loser, a winner and a push ...
 HOUSE_BANKED_SEED = 1
@@ -34,67 +24,22 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def live_server(app: Flask, runner: Any) -> Iterator[str]:
-    """Seed the demo accounts with one round per session and serve the app; yield its URL."""
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
-    with app.app_context():
-        group = db.session.execute(db.select(Group).filter_by(name=DEMO_GROUP)).scalar_one()
-        group.settings = {"drills": {"round": {"length": 3}}}
-        db.session.commit()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
+def demo_settings() -> dict[str, Any]:
+    """One round per session."""
+    return {"drills": {"round": {"length": 3}}}
 
 
-@pytest.fixture
-def page(live_server: str) -> Iterator[Any]:
-    """Yield a Playwright page in headless Debian Chromium, a landscape tablet's size."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
+def sign_in_to_drills(page: Any, live_server: str) -> None:
+    """Sign the first demo trainee in and open the drills page."""
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/drills/")
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1180, "height": 900})
-            context.set_default_timeout(10_000)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page
-            assert not errors, errors
-            context.close()
-        finally:
-            browser.close()
+
 
 
 def deal_from(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Make the drill service deal its next round from ``seed``."""
     monkeypatch.setattr(drill_service, "secrets", SimpleNamespace(randbits=lambda bits: seed))
-
-
-def shot(page: Any, name: str) -> None:
-    """Save a full-page screenshot as a test artifact."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def sign_in(page: Any, live_server: str) -> None:
-    """Sign the first demo trainee in and open the drills page."""
-    page.goto(f"{live_server}/auth/login")
-    page.fill("input[name=login]", DEMO_TRAINEES[0][0])
-    page.fill("input[name=password]", DEMO_TRAINEE_PASSWORD)
-    page.press("input[name=password]", "Enter")
-    page.wait_for_selector("#trainee-home")
-    page.goto(f"{live_server}/drills/")
 
 
 def session_id(page: Any) -> int:
@@ -130,7 +75,7 @@ def verdict(page: Any) -> str:
 def test_a_round_with_the_mouse(app: Flask, live_server: str, page: Any,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     deal_from(monkeypatch, HOUSE_BANKED_SEED)
-    sign_in(page, live_server)
+    sign_in_to_drills(page, live_server)
     page.click("[data-start=round-timed]")
     page.wait_for_selector(".q-round[data-step='action']")
     sid = session_id(page)
@@ -187,7 +132,7 @@ def test_a_player_banker_round_with_the_keyboard_only(
     app: Flask, live_server: str, page: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     deal_from(monkeypatch, PLAYER_BANKER_SEED)
-    sign_in(page, live_server)
+    sign_in_to_drills(page, live_server)
     page.focus("[data-start=round-timed]")
     page.keyboard.press("Enter")
     page.wait_for_selector(".q-round[data-step='action'] [data-seat]:not([disabled])")

@@ -3,25 +3,16 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-import threading
-from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, User, utcnow
 from trainer.web.commands import DEMO_SUPERVISOR, DEMO_TRAINEES
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 
 pytestmark = pytest.mark.e2e
 
@@ -57,37 +48,9 @@ def _seed_attempts(app: Flask) -> tuple[int, int]:
 
 
 @pytest.fixture
-def live_server(app: Flask, runner) -> Iterator[str]:
-    """Seed the demo accounts and some answers, serve the app from a thread; yield its URL."""
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-
-
-@pytest.fixture
-def browser_context(live_server: str) -> Iterator[object]:
-    """Yield a Playwright browser context in headless Debian Chromium that accepts downloads."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-            yield context
-            context.close()
-        finally:
-            browser.close()
+def context_options() -> dict[str, Any]:
+    """A desktop window that accepts downloads."""
+    return {"viewport": {"width": 1280, "height": 900}, "accept_downloads": True}
 
 
 def test_supervisor_reads_the_dashboards_downloads_csv_and_prints_a_report(

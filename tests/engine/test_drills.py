@@ -1,5 +1,4 @@
 """Drill kinds: reproducible generation, coverage of rule families, fair grading."""
-import random
 from collections import Counter
 
 import pytest

@@ -7,7 +7,6 @@ one table a rejected request may write to.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

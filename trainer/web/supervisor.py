@@ -28,7 +28,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, DecimalField, IntegerField, SelectField
+from wtforms import BooleanField, DecimalField, IntegerField
 from wtforms.validators import NumberRange, Optional
 
 from trainer import audit, certification, dashboard

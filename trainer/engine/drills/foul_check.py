@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import Card, card_list, parse_cards
+from ..cards import card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
 from ..house_way import load
 from ..profiles import FoulPolicy
