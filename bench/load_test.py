@@ -213,6 +213,23 @@ with app.app_context():
     return int(out.stdout.strip().splitlines()[-1])
 
 
+def worker_peak_rss_mb(master: int) -> list[float]:
+    """Return the peak resident size (VmHWM) of each gunicorn worker, in MB."""
+    peaks = []
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return peaks
+    for pid in children:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) / 1024)
+        except OSError:
+            continue
+    return peaks
+
+
 def pct(values: list[float], p: float) -> float:
     """Return the p-th percentile of ``values`` in milliseconds."""
     if not values:
@@ -272,6 +289,7 @@ def main() -> int:
         for p in procs:
             p.join()
         wall = time.monotonic() - started
+        worker_peaks = worker_peak_rss_mb(server.pid)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
@@ -299,6 +317,9 @@ def main() -> int:
     base = statistics.median(trivial) if trivial else float("nan")
     print(f"ratio of medians to trivial: question {statistics.median(question + first) / base:.1f}x, "
           f"answer {statistics.median(answer) / base:.1f}x")
+    if worker_peaks:
+        print(f"gunicorn workers' peak RSS: "
+              + ", ".join(f"{mb:.0f} MB" for mb in worker_peaks))
     print(f"errors: {errors}" + (f" e.g. {results and [e for s in results for e in s['error_samples']][:3]}"
                                  if errors else ""))
     print(f"answers recorded per clients: {recorded}; attempt rows: {rows}; "

@@ -80,6 +80,9 @@ def test_session_cookie_is_secure_behind_https(app_config, empty_app, make_user)
                            base_url="https://localhost")
     assert "Secure" in response.headers.get("Set-Cookie")
     assert "max-age" in response.headers.get("Strict-Transport-Security")
+    with https_app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 def test_password_change_ends_the_other_sessions(app, trainee):
@@ -138,3 +141,11 @@ def test_templates_have_no_inline_script(template):
         assert "src=" in tag, f"inline <script> in {template}: {tag}"
     assert not re.search(r"\son(click|load|submit|change|input|key\w*)\s*=", text, flags=re.I), \
         f"inline event handler in {template}"
+
+
+def test_nul_characters_are_refused_before_any_work(client, trainee):
+    token = csrf_token(client)
+    response = client.post("/auth/login", data={"csrf_token": token, "login": "a\x00b",
+                                                "password": "x"})
+    assert response.status_code == 400
+    assert client.get("/house-way/look-up?cards=As%00Kd").status_code == 400

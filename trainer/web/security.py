@@ -1,7 +1,9 @@
 """Security headers on every response, and HTTPS-only cookies behind a proxy."""
 from __future__ import annotations
 
-from flask import Flask
+from itertools import chain
+
+from flask import Flask, abort, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -32,6 +34,13 @@ def register(app: Flask) -> None:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
+
+    @app.before_request
+    def refuse_nul_characters() -> None:
+        """Refuse text with NUL characters: no database stores them as text."""
+        values = chain(request.args.values(), request.form.values())
+        if any("\x00" in value for value in values):
+            abort(400)
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:
