@@ -228,22 +228,7 @@
     }
 
     function toggle(pick) {
-      var button = pick.querySelector(".card");
-      if (pick.parentNode === front) {
-        // Back to its own place among the seven.
-        var index = Number(pick.dataset.index);
-        var after = picks.filter(function (p) {
-          return p.parentNode === hand && Number(p.dataset.index) > index;
-        })[0];
-        hand.insertBefore(pick, after || null);
-        button.setAttribute("aria-pressed", "false");
-        button.classList.remove("selected");
-      } else if (front.children.length < 2) {
-        front.appendChild(pick);
-        button.setAttribute("aria-pressed", "true");
-        button.classList.add("selected");
-      }
-      button.focus({ preventScroll: true });
+      window.PaiGowFront.toggle(pick, front, hand, picks);
       refresh();
     }
 

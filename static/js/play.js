@@ -275,21 +275,7 @@
 
     function toggle(pick) {
       if (state.phase !== "playing") { return; }
-      var button = pick.querySelector(".card");
-      if (pick.parentNode === front) {
-        var index = Number(pick.dataset.index);
-        var after = picks.filter(function (p) {
-          return p.parentNode === cards && Number(p.dataset.index) > index;
-        })[0];
-        cards.insertBefore(pick, after || null);
-        button.setAttribute("aria-pressed", "false");
-        button.classList.remove("selected");
-      } else if (front.children.length < 2) {
-        front.appendChild(pick);
-        button.setAttribute("aria-pressed", "true");
-        button.classList.add("selected");
-      }
-      button.focus({ preventScroll: true });
+      window.PaiGowFront.toggle(pick, front, cards, picks);
       refresh();
     }
 
