@@ -18,3 +18,14 @@ def account_fields(user: Any) -> dict[str, Any]:
     """Describe an account for the log (never its password hash)."""
     return {"login": user.login, "name": user.name, "role": str(user.role),
             "active": bool(user.active)}
+
+
+def change_active(actor_id: int, user: Any, active: bool) -> None:
+    """Deactivate (ending the user's sessions) or reactivate an account, and log it."""
+    old = account_fields(user)
+    if active:
+        user.active = True
+    else:
+        user.deactivate()
+    record(actor_id, "account.activate" if active else "account.deactivate", "user",
+           user.id, old=old, new=account_fields(user))

@@ -60,15 +60,7 @@ def set_active(user_id: int) -> Response:
     if user.id == current_user.id:
         flash(_("You cannot deactivate your own account."), "error")
         return redirect(url_for("admin.users"))
-    old = audit.account_fields(user)
-    if wanted == "0":
-        user.deactivate()
-        action = "account.deactivate"
-    else:
-        user.active = True
-        action = "account.activate"
-    audit.record(current_user.id, action, "user", user.id, old=old,
-                 new=audit.account_fields(user))
+    audit.change_active(current_user.id, user, wanted == "1")
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=user.name,
             state=_("active") if user.active else _("inactive")), "success")

@@ -530,14 +530,7 @@ def set_trainee_active(user_id: int) -> Response:
     wanted = request.form.get("active")
     if wanted not in ("0", "1"):
         abort(400)
-    old = audit.account_fields(trainee)
-    if wanted == "0":
-        trainee.deactivate()
-    else:
-        trainee.active = True
-    audit.record(current_user.id,
-                 "account.deactivate" if wanted == "0" else "account.activate",
-                 "user", trainee.id, old=old, new=audit.account_fields(trainee))
+    audit.change_active(current_user.id, trainee, wanted == "1")
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=trainee.name,
             state=_("active") if trainee.active else _("inactive")), "success")
