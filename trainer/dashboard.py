@@ -7,6 +7,14 @@ counted from the JSON of the last ``window`` settlement attempts of each trainee
 (at most ``window`` rows each), and a trainee's recent mistakes are read whole
 (at most ``MISTAKES`` rows).
 
+The group overview has two SQLite-only paths, because SQLite sorts every row of
+the period for a window function or a GROUP BY on a computed bucket (most of the
+all-time overview's time went there): per-kind medians walk an index to each
+trainee's middle answers (``_middle_elapsed``), and the sparklines count each
+bucket with an index range (``accuracy_trends``). PostgreSQL keeps the plain
+queries (``percentile_cont`` medians, a GROUP BY per bucket); both give the same
+figures, which the tests check.
+
 Rules the figures follow:
 
 - An attempt is right when it is correct and not timed out; a timed-out attempt
@@ -22,11 +30,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Integer, and_, case, func, literal_column, or_, select
+from sqlalchemy import (
+    Integer, and_, bindparam, case, func, literal_column, or_, select, text,
+)
 from sqlalchemy.orm import aliased
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import ColumnElement
@@ -56,6 +67,12 @@ RECENT_SESSIONS = 30
 WEAKEST_FAMILIES = 5
 # A rule family needs this many answers in the period before it can be called weak.
 MIN_FAMILY_ANSWERS = 5
+# The SQLite-only paths work per (trainee, drill) pair, this many pairs to a
+# statement: under SQLite's 500 UNION ALL arms and, with a chart's bucket bounds,
+# under the 999 bound parameters of older SQLite builds.
+PAIRS_PER_STATEMENT = 100
+# Before every answer: a cutoff that keeps them all.
+EARLIEST = datetime(1, 1, 1, tzinfo=timezone.utc)
 
 DEFAULT_CRITERIA: tuple[dict[str, Any], ...] = (
     {"kind": "house-way", "min_accuracy": 98.0, "window": 100, "max_median_s": 8.0,
@@ -84,7 +101,9 @@ def _day_number_sqlite(element: Any, compiler: Any, **kw: Any) -> str:
 
 @compiles(_day_number, "postgresql")
 def _day_number_postgresql(element: Any, compiler: Any, **kw: Any) -> str:
-    return "CAST(floor(extract(epoch from %s) / 86400) AS INTEGER)" % compiler.process(
+    # Date arithmetic: the same day as floor(extract(epoch ...) / 86400), without
+    # the numeric division per row that took half the trend query's time.
+    return "(CAST((%s AT TIME ZONE 'UTC') AS DATE) - DATE '1970-01-01')" % compiler.process(
         element.clauses, **kw
     )
 
@@ -226,20 +245,126 @@ class RuleFigures:
     figures: Figures
 
 
-def kind_figures(user_ids: Any, since: datetime | None) -> dict[int, dict[str, Figures]]:
-    """Return each user's figures per drill kind over the period."""
-    source = select(
-        Attempt.user_id, Attempt.kind, Attempt.elapsed_ms, _right().label("right")
-    ).where(Attempt.user_id.in_(user_ids))
+@dataclass(frozen=True)
+class AnswerCounts:
+    """Answers and right answers per (user, kind, rule id) over a period.
+
+    ``rows`` hold ``user_id, kind, rule_id, answered, right``, counted from the
+    attempts numbered up to ``top`` (the highest id when they were counted; None
+    when there were no attempts at all). The overview and the trainee page count
+    once and derive the per-kind and per-rule figures from the same rows.
+    """
+
+    top: int | None
+    rows: Sequence[Any]
+
+    @cached_property
+    def per_kind(self) -> dict[tuple[int, str], tuple[int, int]]:
+        """(answered, right) per (user, kind)."""
+        totals: dict[tuple[int, str], tuple[int, int]] = {}
+        for row in self.rows:
+            answered, right = totals.get((row.user_id, row.kind), (0, 0))
+            totals[(row.user_id, row.kind)] = (answered + row.answered, right + int(row.right or 0))
+        return totals
+
+
+def answer_counts(user_ids: Sequence[int], since: datetime | None) -> AnswerCounts:
+    """Count each user's answers and right answers per kind and rule id over the period."""
+    top = db.session.execute(select(func.max(Attempt.id))).scalar()
+    if top is None:
+        return AnswerCounts(None, [])
+    # Grouped in the order of the covering (user_id, kind, rule_id, answered_at,
+    # correct, timed_out) index, so it is read in order, without a sort.
+    query = (
+        select(Attempt.user_id, Attempt.kind, Attempt.rule_id,
+               func.count().label("answered"), func.sum(_right()).label("right"))
+        .where(Attempt.user_id.in_(user_ids))
+        .group_by(Attempt.user_id, Attempt.kind, Attempt.rule_id)
+    )
     if since is not None:
-        source = source.where(Attempt.answered_at >= since)
-    rows = db.session.execute(_median_rows(source.subquery(), ["user_id", "kind"])).all()
+        query = query.where(Attempt.answered_at >= since)
+    if db.session.get_bind().dialect.name == "sqlite":
+        # Attempts are append-only and numbered in insertion order: bounding every
+        # statement that works from these counts by the highest id seen first makes
+        # them all read the same rows, even if answers are recorded in between
+        # (SQLite's medians and sparklines take more statements). Every SQLite
+        # index holds the row id, so the bound costs nothing; PostgreSQL's do not
+        # (it would read the table), and there each figure is one statement.
+        query = query.where(Attempt.id <= top)
+    return AnswerCounts(top, db.session.execute(query).all())
+
+
+def kind_figures(
+    user_ids: Sequence[int], since: datetime | None, counts: AnswerCounts | None = None
+) -> dict[int, dict[str, Figures]]:
+    """Return each user's figures per drill kind over the period.
+
+    ``counts``, if given, must be ``answer_counts(user_ids, since)``.
+    """
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One statement: counts and the ordered-set median together.
+        source = select(
+            Attempt.user_id, Attempt.kind, Attempt.elapsed_ms, _right().label("right")
+        ).where(Attempt.user_id.in_(user_ids))
+        if since is not None:
+            source = source.where(Attempt.answered_at >= since)
+        rows = db.session.execute(_median_rows(source.subquery(), ["user_id", "kind"])).all()
+        totals = {(row.user_id, row.kind): (row.answered, int(row.right or 0)) for row in rows}
+        medians = {(row.user_id, row.kind): row.median_ms for row in rows}
+    else:
+        counts = counts if counts is not None else answer_counts(user_ids, since)
+        totals = counts.per_kind
+        medians = _middle_elapsed(totals, since, counts.top)
     result: dict[int, dict[str, Figures]] = {}
-    for row in rows:
-        result.setdefault(row.user_id, {})[row.kind] = Figures(
-            row.answered, int(row.right or 0), _float(row.median_ms)
+    for (user_id, kind), (answered, right) in sorted(totals.items()):
+        result.setdefault(user_id, {})[kind] = Figures(
+            answered, right, _float(medians.get((user_id, kind)))
         )
     return result
+
+
+def _middle_elapsed(
+    totals: Mapping[tuple[int, str], tuple[int, int]], since: datetime | None, top: int | None
+) -> dict[tuple[int, str], float]:
+    """Return the exact median elapsed_ms per (user, kind), knowing each one's count.
+
+    The window-function median ranks every row of the period (SQLite spent most of
+    the all-time overview doing that). With each (user, kind)'s count n known, one
+    walk down the (user_id, kind, elapsed_ms, answered_at) index per pair skips
+    (n - 1) // 2 entries and reads the next 1 (n odd) or 2 (n even): the same
+    median, the mean of the middle one or two, found without sorting anything.
+
+    SQLite's LIMIT and OFFSET cannot refer to an outer query, so each pair is an arm
+    of a UNION ALL with its own bound LIMIT and OFFSET, ``PAIRS_PER_STATEMENT``
+    arms at most to a statement. The arms are SQL text: built as Core subqueries
+    they cost more Python time (about 50 ms for a group of 25) than SQLite spends
+    running them. ``top`` bounds the walks to the rows that were counted.
+    """
+    pairs = [(key, answered) for key, (answered, _) in totals.items() if answered]
+    in_period = ""
+    bounds = [bindparam("top", top, type_=Attempt.id.type)]
+    if since is not None:
+        in_period = " AND answered_at >= :since"
+        bounds.append(bindparam("since", since, type_=Attempt.answered_at.type))
+    medians: dict[tuple[int, str], float] = {}
+    for start in range(0, len(pairs), PAIRS_PER_STATEMENT):
+        chunk = pairs[start:start + PAIRS_PER_STATEMENT]
+        arms = " UNION ALL ".join(
+            "SELECT * FROM (SELECT user_id, kind, elapsed_ms FROM attempts"
+            f" WHERE user_id = :user{i} AND kind = :kind{i} AND id <= :top{in_period}"
+            f" ORDER BY elapsed_ms LIMIT :take{i} OFFSET :skip{i})"
+            for i in range(len(chunk))
+        )
+        params: dict[str, Any] = {}
+        for i, ((user_id, kind), answered) in enumerate(chunk):
+            params.update({f"user{i}": user_id, f"kind{i}": kind,
+                           f"take{i}": 2 - answered % 2, f"skip{i}": (answered - 1) // 2})
+        query = text(
+            f"SELECT user_id, kind, avg(elapsed_ms) FROM ({arms}) GROUP BY user_id, kind"
+        ).bindparams(*bounds)
+        medians.update(((user_id, kind), median)
+                       for user_id, kind, median in db.session.execute(query, params))
+    return medians
 
 
 def last_activity(user_ids: Sequence[int]) -> dict[int, datetime]:
@@ -255,10 +380,17 @@ def last_activity(user_ids: Sequence[int]) -> dict[int, datetime]:
     return {user_id: at for user_id, at in rows if at is not None}
 
 
-def first_activity(user_ids: Any) -> datetime | None:
+def first_activity(user_ids: Sequence[int]) -> datetime | None:
     """Return the earliest answer time among the users, all time."""
+    # One index seek per user on (user_id, answered_at), as in last_activity.
+    earliest = (
+        select(func.min(Attempt.answered_at))
+        .where(Attempt.user_id == User.id)
+        .correlate(User)
+        .scalar_subquery()
+    )
     return db.session.execute(
-        select(func.min(Attempt.answered_at)).where(Attempt.user_id.in_(user_ids))
+        select(func.min(earliest)).select_from(User).where(User.id.in_(user_ids))
     ).scalar()
 
 
@@ -298,23 +430,76 @@ def trends(
     return result
 
 
-def rule_figures(user_ids: Sequence[int], since: datetime | None) -> list[RuleFigures]:
-    """Return figures per rule id over the period, weakest first."""
-    # Grouped by user first, so the planner reads the covering (user_id, ...) index
-    # rather than walking the rule_id index over every trainee's attempts.
-    query = (
-        select(Attempt.user_id, Attempt.rule_id, func.count(), func.sum(_right()))
-        .where(Attempt.user_id.in_(user_ids))
-        .group_by(Attempt.user_id, Attempt.rule_id)
+def accuracy_trends(
+    user_ids: Sequence[int], since: datetime | None, buckets: Buckets, counts: AnswerCounts
+) -> dict[int, list[Point]]:
+    """Return each user's answers and right answers per bucket, oldest first (the sparklines).
+
+    ``counts`` must be ``answer_counts(user_ids, since)``. Answers after the last
+    bucket (none unless ``now`` was in the past) are left out; a chart drops them.
+    """
+    if db.session.get_bind().dialect.name != "sqlite":
+        return {user_id: points for (user_id, _), points in
+                trends(user_ids, since, buckets, with_median=False).items()}
+    # On SQLite a GROUP BY on the bucket sorts every answer of the period first.
+    # Instead, for each (user, kind) that has answers and each bucket, count the
+    # bucket's answers with a range seek on the covering (user_id, kind,
+    # answered_at, correct, timed_out, ...) index: nothing is sorted. The figures
+    # are then added up per user and bucket here, over those counted cells.
+    pairs = sorted(key for key, (answered, _) in counts.per_kind.items() if answered)
+    bounds: list[Any] = [bindparam("top", counts.top, type_=Attempt.id.type)]
+    cells = []
+    for index in range(buckets.count):
+        lo = datetime.combine(buckets.start(index), time.min, timezone.utc)
+        if index == 0 and since is not None:
+            lo = max(lo, since)
+        hi = datetime.combine(buckets.start(index + 1), time.min, timezone.utc)
+        bounds += [bindparam(f"lo{index}", lo, type_=Attempt.answered_at.type),
+                   bindparam(f"hi{index}", hi, type_=Attempt.answered_at.type)]
+        cells.append(f"({index}, :lo{index}, :hi{index})")
+    in_cell = (
+        "FROM attempts WHERE user_id = pairs.user_id AND kind = pairs.kind"
+        " AND answered_at >= bounds.lo AND answered_at < bounds.hi AND id <= :top"
     )
-    if since is not None:
-        query = query.where(Attempt.answered_at >= since)
+    totals: dict[tuple[int, int], tuple[int, int]] = {}
+    for start in range(0, len(pairs), PAIRS_PER_STATEMENT):
+        chunk = pairs[start:start + PAIRS_PER_STATEMENT]
+        query = text(
+            "WITH pairs(user_id, kind) AS (VALUES "
+            + ", ".join(f"(:user{i}, :kind{i})" for i in range(len(chunk)))
+            + "), bounds(bucket, lo, hi) AS (VALUES " + ", ".join(cells) + ")"
+            f" SELECT pairs.user_id, bounds.bucket, (SELECT count(*) {in_cell}),"
+            f" (SELECT total(correct = 1 AND timed_out = 0) {in_cell})"
+            " FROM pairs CROSS JOIN bounds"
+        ).bindparams(*bounds)
+        params: dict[str, Any] = {}
+        for i, (user_id, kind) in enumerate(chunk):
+            params.update({f"user{i}": user_id, f"kind{i}": kind})
+        for user_id, bucket, answered, right in db.session.execute(query, params):
+            if answered:
+                so_far = totals.get((user_id, bucket), (0, 0))
+                totals[(user_id, bucket)] = (so_far[0] + answered, so_far[1] + int(right))
+    result: dict[int, list[Point]] = {}
+    for (user_id, bucket), (answered, right) in sorted(totals.items()):
+        point = Point(buckets.start(bucket), Figures(answered, right))
+        result.setdefault(user_id, []).append(point)
+    return result
+
+
+def rule_figures(
+    user_ids: Sequence[int], since: datetime | None, counts: AnswerCounts | None = None
+) -> list[RuleFigures]:
+    """Return figures per rule id over the period, weakest first.
+
+    ``counts``, if given, must be ``answer_counts(user_ids, since)``.
+    """
+    counts = counts if counts is not None else answer_counts(user_ids, since)
     totals: dict[str, tuple[int, int]] = {}
-    for _user, rule, count, right in db.session.execute(query).all():
-        if rule is None:
+    for row in counts.rows:
+        if row.rule_id is None:
             continue
-        answered, right_so_far = totals.get(rule, (0, 0))
-        totals[rule] = (answered + count, right_so_far + int(right or 0))
+        answered, right = totals.get(row.rule_id, (0, 0))
+        totals[row.rule_id] = (answered + row.answered, right + int(row.right or 0))
     return weakest_first(
         RuleFigures(rule, Figures(answered, right)) for rule, (answered, right) in totals.items()
     )
@@ -456,9 +641,15 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
         .scalar_subquery()
     )
     # MATERIALIZED (SQLite 3.35+, PostgreSQL 12+): work each cutoff out once, not per row.
-    cutoffs = select(User.id.label("user_id"), cutoff.label("cutoff")).where(
-        User.id.in_(user_ids)
-    ).cte("cutoffs").prefix_with("MATERIALIZED")
+    # Fewer than ``window`` timed answers: no cutoff, every answer counts. The
+    # earliest time stands in for it rather than NULL, so the join below stays a
+    # plain range on the index (with "cutoff IS NULL OR ..." SQLite walked every
+    # answer of the drill, each with its session, and filtered afterwards).
+    cutoffs = select(
+        User.id.label("user_id"),
+        func.coalesce(cutoff, bindparam("earliest", EARLIEST, type_=Attempt.answered_at.type))
+        .label("cutoff"),
+    ).where(User.id.in_(user_ids)).cte("cutoffs").prefix_with("MATERIALIZED")
     latest = (
         select(
             Attempt.user_id, *columns,
@@ -471,7 +662,7 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
         .join(cutoffs, cutoffs.c.user_id == Attempt.user_id)
         .where(
             Attempt.kind == kind, DrillSession.mode.in_(TIMED_MODES),
-            or_(cutoffs.c.cutoff.is_(None), Attempt.answered_at >= cutoffs.c.cutoff),
+            Attempt.answered_at >= cutoffs.c.cutoff,
         )
     )
     if db.session.get_bind().dialect.name == "postgresql":
@@ -750,11 +941,12 @@ def group_overview(group_id: int, period: Period, now: datetime | None = None) -
     ids = [m.id for m in members]
     since = period.since(now)
     criteria = group_criteria(group.settings)
-    per_kind = kind_figures(ids, since)
+    counts = answer_counts(ids, since)
+    per_kind = kind_figures(ids, since, counts)
     last = last_activity(ids)
     first = None if since is not None else first_activity(ids)
     buckets = _buckets(period, now, first)
-    trend = trends(ids, since, buckets, with_median=False)
+    trend = accuracy_trends(ids, since, buckets, counts)
     exams = exam_records(ids)
     verdict = verdicts(ids, criteria, group.house_way, group.profile, exams)
     rows = [
@@ -762,7 +954,7 @@ def group_overview(group_id: int, period: Period, now: datetime | None = None) -
             id=m.id, name=m.name, login=m.login,
             kinds=per_kind.get(m.id, {}),
             total=_total(per_kind.get(m.id, {}).values()),
-            trend=trend.get((m.id, None), []),
+            trend=trend.get(m.id, []),
             last_activity=last.get(m.id),
             verdict=verdict[m.id],
         )
@@ -771,7 +963,7 @@ def group_overview(group_id: int, period: Period, now: datetime | None = None) -
     rows.sort(key=lambda r: r.name.lower())
     kinds = sorted({kind for r in rows for kind in r.kinds})
     families = [
-        f for f in family_figures(rule_figures(ids, since))
+        f for f in family_figures(rule_figures(ids, since, counts))
         if f.figures.answered >= MIN_FAMILY_ANSWERS and f.figures.wrong
     ][:WEAKEST_FAMILIES]
     return GroupOverview(group_id, period, buckets, kinds, rows, families, criteria)
@@ -865,6 +1057,7 @@ def trainee_report(user_id: int, period: Period, now: datetime | None = None) ->
     now = now or utcnow()
     since = period.since(now)
     ids = [user_id]
+    counts = answer_counts(ids, since)
     first = None if since is not None else first_activity(ids)
     buckets = _buckets(period, now, first)
     timeline = {
@@ -875,9 +1068,9 @@ def trainee_report(user_id: int, period: Period, now: datetime | None = None) ->
         user_id=user_id,
         period=period,
         buckets=buckets,
-        kinds=kind_figures(ids, since).get(user_id, {}),
+        kinds=kind_figures(ids, since, counts).get(user_id, {}),
         timeline=dict(sorted(timeline.items())),
-        rules=rule_figures(ids, since),
+        rules=rule_figures(ids, since, counts),
         mistakes=recent_mistakes(user_id),
         sessions=recent_sessions(user_id),
         exams=exam_records(ids).get(user_id, []),

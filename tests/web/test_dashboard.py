@@ -1,7 +1,8 @@
 """The dashboards' figures, computed from known attempt rows, and readiness under given criteria."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+import random
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -285,3 +286,96 @@ def test_overview_lists_only_current_trainees(app, group, make_user, supervisor)
     with app.app_context():
         overview = dashboard.group_overview(group, Period.parse("all"), now=NOW)
     assert [r.name for r in overview.rows] == ["adam", "Zoe"]
+
+
+# --------------------------------------------------------------------------- exact figures, many rows
+
+
+def _median(values: list[int]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _answered_at(rows: list[Any], position: int) -> datetime:
+    """When ``record`` dates the row at ``position`` (1-based) of a session of ``rows``."""
+    return NOW - timedelta(days=rows[position - 1][4], seconds=len(rows) - position)
+
+
+def test_figures_match_the_rows_for_several_trainees_drills_and_periods(
+    app, group, make_user, record, monkeypatch
+) -> None:
+    rng = random.Random(11)
+    trainees = [make_user(Role.TRAINEE, login=f"many{i}", group_id=group) for i in range(3)]
+    answers: list[tuple[int, str, datetime, bool, int, str]] = []
+    for trainee in trainees:
+        for kind, count in zip(("house-way", "settlement", "action"), rng.sample(range(1, 40), 3)):
+            # Odd and even counts, repeated times (2500 ms often), some timed out;
+            # answered at any hour, the last of a session on the hour (midnight too).
+            rows = [(rng.random() < 0.8, rng.random() < 0.1,
+                     rng.choice([2500, 2500, 1000, rng.randrange(400, 20_000)]),
+                     f"{kind}.r{rng.randrange(3)}", rng.randrange(0, 60 * 24) / 24)
+                    for _ in range(count)]
+            record(trainee.id, rows, kind=kind)
+            answers += [(trainee.id, kind, _answered_at(rows, p), row[0] and not row[1], row[2], row[3])
+                        for p, row in enumerate(rows, start=1)]
+    # Nine (trainee, drill) pairs, two to a statement: the SQLite paths take five.
+    monkeypatch.setattr(dashboard, "PAIRS_PER_STATEMENT", 2)
+    ids = [t.id for t in trainees]
+    for key in ("7d", "30d", "all"):
+        period = Period.parse(key)
+        since = period.since(NOW)
+        kept = [a for a in answers if since is None or a[2] >= since]
+        expected: dict[int, dict[str, Figures]] = {}
+        for user_id, kind in {(a[0], a[1]) for a in kept}:
+            mine = [a for a in kept if (a[0], a[1]) == (user_id, kind)]
+            expected.setdefault(user_id, {})[kind] = Figures(
+                len(mine), sum(a[3] for a in mine), _median([a[4] for a in mine]))
+        rules: dict[str, tuple[int, int]] = {}
+        for a in kept:
+            answered, right = rules.get(a[5], (0, 0))
+            rules[a[5]] = (answered + 1, right + a[3])
+        with app.app_context():
+            figures = dashboard.kind_figures(ids, since)
+            rule_rows = dashboard.rule_figures(ids, since)
+            overview = dashboard.group_overview(group, period, now=NOW)
+            report = dashboard.trainee_report(ids[0], period, now=NOW)
+            counts = dashboard.answer_counts(ids, since)
+            sparklines = dashboard.accuracy_trends(ids, since, overview.buckets, counts)
+            grouped = dashboard.trends(ids, since, overview.buckets, with_median=False)
+        assert figures == expected, key
+        assert {r.rule: (r.figures.answered, r.figures.right) for r in rule_rows} == rules, key
+        assert {row.id: row.kinds for row in overview.rows} == {i: expected.get(i, {}) for i in ids}, key
+        assert report.kinds == expected.get(ids[0], {}), key
+        buckets = overview.buckets
+        trend: dict[int, dict[date, list[int]]] = {}
+        for a in kept:
+            day = buckets.start(buckets.index((a[2].date() - date(1970, 1, 1)).days))
+            cell = trend.setdefault(a[0], {}).setdefault(day, [0, 0])
+            cell[0] += 1
+            cell[1] += a[3]
+        expected_trend = {
+            user_id: [(day, answered, right) for day, (answered, right) in sorted(days.items())]
+            for user_id, days in trend.items()
+        }
+        assert {row.id: [(p.day, p.figures.answered, p.figures.right) for p in row.trend]
+                for row in overview.rows if row.trend} == expected_trend, key
+        assert sparklines == {user_id: points for (user_id, _), points in grouped.items()}, key
+
+
+def test_answers_recorded_while_counting_do_not_shift_the_median(app, trainee, record, monkeypatch) -> None:
+    record(trainee.id, [(True, False, 1000, "a.x", 1), (True, False, 2000, "a.x", 1),
+                        (True, False, 9000, "a.x", 1)])
+    counted = dashboard.answer_counts
+
+    def count_then_answer(user_ids: Any, since: Any) -> Any:
+        counts = counted(user_ids, since)
+        # Two quick answers land after the counting, before the middle is read:
+        # had they been read, the middle of five would be 1000, not 2000.
+        record(trainee.id, [(True, False, 100, "a.x", 1), (True, False, 200, "a.x", 1)])
+        return counts
+
+    monkeypatch.setattr(dashboard, "answer_counts", count_then_answer)
+    with app.app_context():
+        figures = dashboard.kind_figures([trainee.id], None)[trainee.id]["house-way"]
+    assert figures == Figures(3, 3, 2000.0)

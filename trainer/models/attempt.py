@@ -57,6 +57,14 @@ class Attempt(db.Model):
         UniqueConstraint("session_id", "position"),
         Index("ix_attempts_user_id_answered_at", "user_id", "answered_at"),
         Index("ix_attempts_rule_id", "rule_id"),
+        # For the dashboards (migration 0006; docs/dashboards.md, Indexes). Answers
+        # and right answers per trainee, drill and rule id, grouped in index order:
+        Index("ix_attempts_user_id_kind_rule_id", "user_id", "kind", "rule_id", "answered_at",
+              "correct", "timed_out"),
+        # SQLite's exact medians: knowing a trainee's count for a drill, walk to the
+        # middle one or two answers in elapsed order (answered_at for the period):
+        Index("ix_attempts_user_id_kind_elapsed_ms", "user_id", "kind", "elapsed_ms",
+              "answered_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
