@@ -25,11 +25,11 @@ import random
 import resource
 import time
 from collections import Counter
-from itertools import combinations
 
 from trainer.engine.cards import DECK
 from trainer.engine.hands import CARD_RANK, Category, rank2, rank5
 from trainer.engine.house_way import load
+from trainer.engine.setting import is_foul_strengths, splits
 
 SF = {Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH}
 PAIR = Category.ONE_PAIR
@@ -54,8 +54,8 @@ def _pair_rule(seven):
 
 
 def _back_first(seven):
-    pool = [(b, f) for front in combinations(seven, 2)
-            for b, f in [_value(seven, front)] if b >> 20 in SF and b > f]
+    pool = [(b, f) for b, f in ((rank5(s.back), rank2(s.front)) for s in splits(seven))
+            if b >> 20 in SF and not is_foul_strengths(b, f)]
     return max(pool)
 
 

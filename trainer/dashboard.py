@@ -261,11 +261,17 @@ class AnswerCounts:
     @cached_property
     def per_kind(self) -> dict[tuple[int, str], tuple[int, int]]:
         """(answered, right) per (user, kind)."""
-        totals: dict[tuple[int, str], tuple[int, int]] = {}
-        for row in self.rows:
-            answered, right = totals.get((row.user_id, row.kind), (0, 0))
-            totals[(row.user_id, row.kind)] = (answered + row.answered, right + int(row.right or 0))
-        return totals
+        return _add_up(((row.user_id, row.kind), row.answered, int(row.right or 0))
+                       for row in self.rows)
+
+
+def _add_up(items: Iterable[tuple[Any, int, int]]) -> dict[Any, tuple[int, int]]:
+    """Add ``(key, answered, right)`` items up into (answered, right) per key."""
+    totals: dict[Any, tuple[int, int]] = {}
+    for key, answered, right in items:
+        answered_so_far, right_so_far = totals.get(key, (0, 0))
+        totals[key] = (answered_so_far + answered, right_so_far + right)
+    return totals
 
 
 def answer_counts(user_ids: Sequence[int], since: datetime | None) -> AnswerCounts:
@@ -461,7 +467,7 @@ def accuracy_trends(
         "FROM attempts WHERE user_id = pairs.user_id AND kind = pairs.kind"
         " AND answered_at >= bounds.lo AND answered_at < bounds.hi AND id <= :top"
     )
-    totals: dict[tuple[int, int], tuple[int, int]] = {}
+    cells_counted: list[tuple[tuple[int, int], int, int]] = []
     for start in range(0, len(pairs), PAIRS_PER_STATEMENT):
         chunk = pairs[start:start + PAIRS_PER_STATEMENT]
         query = text(
@@ -475,12 +481,11 @@ def accuracy_trends(
         params: dict[str, Any] = {}
         for i, (user_id, kind) in enumerate(chunk):
             params.update({f"user{i}": user_id, f"kind{i}": kind})
-        for user_id, bucket, answered, right in db.session.execute(query, params):
-            if answered:
-                so_far = totals.get((user_id, bucket), (0, 0))
-                totals[(user_id, bucket)] = (so_far[0] + answered, so_far[1] + int(right))
+        cells_counted += [((user_id, bucket), answered, int(right))
+                          for user_id, bucket, answered, right in db.session.execute(query, params)
+                          if answered]
     result: dict[int, list[Point]] = {}
-    for (user_id, bucket), (answered, right) in sorted(totals.items()):
+    for (user_id, bucket), (answered, right) in sorted(_add_up(cells_counted).items()):
         point = Point(buckets.start(bucket), Figures(answered, right))
         result.setdefault(user_id, []).append(point)
     return result
@@ -494,12 +499,8 @@ def rule_figures(
     ``counts``, if given, must be ``answer_counts(user_ids, since)``.
     """
     counts = counts if counts is not None else answer_counts(user_ids, since)
-    totals: dict[str, tuple[int, int]] = {}
-    for row in counts.rows:
-        if row.rule_id is None:
-            continue
-        answered, right = totals.get(row.rule_id, (0, 0))
-        totals[row.rule_id] = (answered + row.answered, right + int(row.right or 0))
+    totals = _add_up((row.rule_id, row.answered, int(row.right or 0))
+                     for row in counts.rows if row.rule_id is not None)
     return weakest_first(
         RuleFigures(rule, Figures(answered, right)) for rule, (answered, right) in totals.items()
     )
@@ -512,11 +513,8 @@ def weakest_first(rules: Iterable[RuleFigures]) -> list[RuleFigures]:
 
 def family_figures(rules: Iterable[RuleFigures]) -> list[RuleFigures]:
     """Add rule ids up into their families (the part before the first dot), weakest first."""
-    totals: dict[str, tuple[int, int]] = {}
-    for rule in rules:
-        family = rule.rule.split(".", 1)[0]
-        answered, right = totals.get(family, (0, 0))
-        totals[family] = (answered + rule.figures.answered, right + rule.figures.right)
+    totals = _add_up((rule.rule.split(".", 1)[0], rule.figures.answered, rule.figures.right)
+                     for rule in rules)
     return weakest_first(
         RuleFigures(family, Figures(answered, right)) for family, (answered, right) in totals.items()
     )

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from trainer.engine.cards import DECK, JOKER, Card
 from trainer.engine.hands import CARD_RANK, Category, rank2, rank5
 from trainer.engine.house_way import load
+from trainer.engine.setting import is_foul_strengths, splits
 
 SF_CATEGORIES = {Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH,
                  Category.ROYAL_FLUSH}
@@ -43,9 +44,9 @@ def _value(seven, front) -> tuple[int, int]:
 def _best_sf(seven) -> tuple[int, int]:
     """README section 5: of the legal settings with an S/F back, best front, then back."""
     pool = []
-    for front in combinations(seven, 2):
-        back_value, front_value = _value(seven, front)
-        if back_value >> 20 in SF_CATEGORIES and back_value > front_value:
+    for setting in splits(seven):
+        back_value, front_value = rank5(setting.back), rank2(setting.front)
+        if back_value >> 20 in SF_CATEGORIES and not is_foul_strengths(back_value, front_value):
             pool.append((front_value, back_value))
     front_value, back_value = max(pool)
     return back_value, front_value
