@@ -30,6 +30,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     _load_config(app, test_config)
+    from trainer.web import limits
+
+    limits.register(app)  # before the blueprints (the <id:...> converter) and the CSRF check
     _init_extensions(app)
     _register_blueprints(app)
 
@@ -41,6 +44,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from trainer.web import cards
 
     cards.register(app)
+
+    from trainer.web import stored
+
+    stored.register(app)
 
     from trainer.web import commands
 
@@ -72,6 +79,8 @@ def _load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # A training-room tablet may sit on a form for hours; the token lives
         # as long as the session instead of expiring after an hour.
         WTF_CSRF_TIME_LIMIT=None,
+        # The largest form or JSON body accepted (413 beyond): see docs/operations.md.
+        MAX_CONTENT_LENGTH=64 * 1024,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_DEFAULT_TIMEZONE="UTC",
         BABEL_TRANSLATION_DIRECTORIES=str(PROJECT_ROOT / "translations"),
@@ -144,16 +153,12 @@ def _init_extensions(app: Flask) -> None:
 
     login_manager.login_message = _l("Please sign in to see this page.")
 
+    from trainer.web import sessions
+
     @login_manager.user_loader
     def load_user(session_id: str) -> models.User | None:
-        """Return the signed-in user, or None once deactivated or signed out elsewhere."""
-        user_id, _, version = session_id.partition(".")
-        if not user_id.isdigit() or not version.isdigit():
-            return None
-        user = db.session.get(models.User, int(user_id))
-        if user is None or not user.active or (user.session_version or 0) != int(version):
-            return None
-        return user
+        """Return the signed-in user, or None once signed out, deactivated or signed out everywhere."""
+        return sessions.load(session_id)
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -20,12 +20,26 @@ def account_fields(user: Any) -> dict[str, Any]:
             "active": bool(user.active)}
 
 
-def change_active(actor_id: int, user: Any, active: bool) -> None:
-    """Deactivate (ending the user's sessions) or reactivate an account, and log it."""
+class ReactivationRefused(Exception):
+    """The account was deactivated by a higher role than the one reactivating it."""
+
+
+def change_active(actor_id: int, actor_role: str, user: Any, active: bool) -> None:
+    """Deactivate (ending the user's sessions) or reactivate an account, and log it.
+
+    Only the role that deactivated an account, or a higher one, may reactivate
+    it (``ReactivationRefused``, nothing changed).
+    """
     old = account_fields(user)
     if active:
+        if not user.active and not user.may_be_reactivated_by(actor_role):
+            raise ReactivationRefused(
+                f"Only an account of role {user.deactivated_by_role or 'admin'} or higher "
+                "can reactivate this account."
+            )
         user.active = True
+        user.deactivated_by_role = None
     else:
-        user.deactivate()
+        user.deactivate(by_role=actor_role)
     record(actor_id, "account.activate" if active else "account.deactivate", "user",
            user.id, old=old, new=account_fields(user))

@@ -35,23 +35,55 @@ def libpq_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+SIDECAR_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def _remove_with_sidecars(path: Path) -> None:
+    """Delete a database file and any -wal, -shm or -journal file SQLite left beside it."""
+    for name in (path.name, *(path.name + suffix for suffix in SIDECAR_SUFFIXES)):
+        path.with_name(name).unlink(missing_ok=True)
+
+
 def backup_sqlite(source: Path, target: Path) -> int:
-    """Copy a live SQLite database to ``target`` with the online backup API."""
+    """Copy a live SQLite database to ``target`` with the online backup API.
+
+    The copy is one plain file in rollback-journal mode (``journal_mode=DELETE``,
+    header bytes 18-19 both 1), not WAL like the live database, so it can be
+    copied, mailed or opened read-only with nothing beside it. It is written to
+    ``target.partial`` and renamed when verified; on success or failure no
+    partial file, -wal, -shm or -journal file is left behind.
+    """
     if not source.exists():
         raise click.ClickException(f"There is no database at {source}.")
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
-    dst = sqlite3.connect(partial)
+    _remove_with_sidecars(partial)
     try:
-        src.backup(dst)
-        pages = dst.execute("PRAGMA page_count").fetchone()[0]
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                # The copied header says WAL, as the live database is; make it plain.
+                mode = dst.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+                if mode != "delete":
+                    raise click.ClickException(f"The copy stayed in {mode} journal mode.")
+                pages = dst.execute("PRAGMA page_count").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        verify_sqlite(partial)
+        # A stale -wal beside the target would be replayed into the new copy.
+        for suffix in SIDECAR_SUFFIXES:
+            target.with_name(target.name + suffix).unlink(missing_ok=True)
+        # The finished copy appears under its name only once complete.
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     finally:
-        dst.close()
-        src.close()
-    verify_sqlite(partial)
-    # The finished copy appears under its name only once complete.
-    partial.replace(target)
+        for suffix in SIDECAR_SUFFIXES:
+            partial.with_name(partial.name + suffix).unlink(missing_ok=True)
     return pages
 
 

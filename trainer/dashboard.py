@@ -50,6 +50,7 @@ from trainer.models import (
     DrillSession,
     ExamStatus,
     Group,
+    IssuedQuestion,
     Membership,
     Role,
     User,
@@ -400,6 +401,37 @@ def first_activity(user_ids: Sequence[int]) -> datetime | None:
     ).scalar()
 
 
+def unanswered_practice(user_ids: Sequence[int], since: datetime | None) -> dict[int, int]:
+    """Return how many practice questions each user was shown in the period and never answered.
+
+    Shown beside the figures, never in them: practice has no clock, so a question
+    left there is not a wrong answer (timed and exam questions left unanswered are
+    recorded as timed out, ``drill_service.settle_overdue``). A practice question
+    still on the trainee's screen counts here until it is answered.
+    """
+    if not user_ids:
+        return {}
+    answered = select(Attempt.id).where(
+        Attempt.session_id == IssuedQuestion.session_id, Attempt.position == IssuedQuestion.position
+    ).exists()
+    query = (
+        select(DrillSession.user_id, func.count(IssuedQuestion.id))
+        .join(IssuedQuestion, IssuedQuestion.session_id == DrillSession.id)
+        .where(
+            DrillSession.user_id.in_(list(user_ids)),
+            DrillSession.mode == "practice",
+            # A finished session has every question answered.
+            DrillSession.finished_at.is_(None),
+            IssuedQuestion.issued_at.is_not(None),
+            ~answered,
+        )
+        .group_by(DrillSession.user_id)
+    )
+    if since is not None:
+        query = query.where(IssuedQuestion.issued_at >= since)
+    return {user_id: count for user_id, count in db.session.execute(query).all()}
+
+
 def trends(
     user_ids: Sequence[int], since: datetime | None, buckets: Buckets, by_kind: bool = False,
     with_median: bool = True,
@@ -594,15 +626,19 @@ def position_results(answer: Any, correct_answer: Any, timed_out: bool) -> list[
 
     A position is right when its outcome matches and, for a win, the amount paid
     does too (the settlement drill's own rule); a timed-out table is all wrong.
+    Any stored row is read without raising: a position whose key or answer is not
+    an object counts as wrong.
     """
-    right = (correct_answer or {}).get("positions") or []
-    given = (answer or {}).get("positions") if isinstance(answer, dict) else None
+    right = correct_answer.get("positions") if isinstance(correct_answer, dict) else None
+    right = [key if isinstance(key, dict) else {} for key in right] \
+        if isinstance(right, list) else []
+    given = answer.get("positions") if isinstance(answer, dict) else None
     if timed_out or not isinstance(given, list):
         return [False] * len(right)
     results = []
     for index, key in enumerate(right):
         mine = given[index] if index < len(given) and isinstance(given[index], dict) else {}
-        ok = mine.get("outcome") == key.get("outcome") and (
+        ok = key.get("outcome") is not None and mine.get("outcome") == key.get("outcome") and (
             key.get("outcome") != "win" or mine.get("paid_cents") == key.get("paid_cents")
         )
         results.append(ok)

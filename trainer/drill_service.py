@@ -18,18 +18,23 @@ Modes:
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
+from trainer.limits import parse_id
 from trainer.models import (
     DEFAULT_HOUSE_WAY,
     DEFAULT_PROFILE,
@@ -50,18 +55,9 @@ GRACE_MS = 1000
 MISTAKE_RULES = 5
 MISTAKE_LOOKBACK = 50
 
-# A well-formed answer for each drill kind, graded only to learn the answer key
-# when the trainee gave no usable answer (the clock ran out).
-_PROBES: dict[str, Any] = {
-    "house-way": lambda q: {"front": q["cards"][:2]},
-    "settlement": lambda q: {"positions": [{"outcome": "lose"} for _ in q["positions"]]},
-    "action": lambda q: {"seat": 1},
-    "hand-reading": lambda q: (
-        {"category": "high_card"} if q.get("mode") == "category" else {"winner": "a"}
-    ),
-    "foul-check": lambda q: {"fouled": False},
-    "round": lambda q: get_drill("round").probe(q),
-}
+# A well-formed answer for each drill kind (the drill's own ``probe``), graded only
+# to learn the answer key when the trainee gave no usable answer (the clock ran out).
+_PROBES: dict[str, Any] = {slug: drill.probe for slug, drill in DRILLS.items()}
 
 
 def _steps(kind: str) -> int:
@@ -161,7 +157,8 @@ def _context(data: dict[str, Any]) -> DrillContext:
     """
     context = DrillContext.from_dict(data)
     return DrillContext(context.house_way, context.profile,
-                        _foul_policy(context.foul_policy), context.focus_rules)
+                        _foul_policy(context.foul_policy), context.focus_rules,
+                        context.generator)
 
 
 def _bounded(value: Any, low: int, high: int, default: int) -> int:
@@ -188,9 +185,14 @@ class IssuedView:
 
 
 def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[str, ...]:
-    """Return the rule ids this user missed most recently in drills of ``kind``."""
+    """Return the rule ids this user missed most recently in drills of ``kind``.
+
+    Misses in an exam that has not ended are left out: they would tell which were wrong.
+    """
+    from trainer.certification import without_sealed  # certification imports this module
+
     rows = db.session.execute(
-        db.select(Attempt.rule_id)
+        without_sealed(db.select(Attempt.rule_id), user_id)
         .filter_by(user_id=user_id, kind=kind, correct=False)
         .filter(Attempt.rule_id.is_not(None))
         .order_by(Attempt.answered_at.desc(), Attempt.id.desc())
@@ -203,6 +205,12 @@ def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[s
         if len(rules) == limit:
             break
     return tuple(rules)
+
+
+def focus_balanced(kind: str, settings: DrillSettings, focus_rules: tuple[str, ...]) -> bool:
+    """Tell whether "my mistakes" on ``focus_rules`` is balanced (a constant answer cannot pay)."""
+    return get_drill(kind).balanced(DrillContext(
+        settings.house_way, settings.profile, _foul_policy(settings.foul_policy), focus_rules))
 
 
 def start_session(
@@ -220,7 +228,9 @@ def start_session(
     ``settings`` default to the user's group's (``DrillSettings.for_user``);
     ``length`` and ``time_limit_s`` override the group's for this session (a
     certification exam fixes both). ``focus_rules`` are rule ids to draw
-    questions from ("my mistakes"). Practice has no clock; timed and exam do.
+    questions from ("my mistakes"); focus rules whose questions all share one
+    answer make the session practice (``focus_balanced``). Practice has no
+    clock; timed and exam do.
     """
     if kind not in DRILLS:
         raise DrillError(f"There is no drill called {kind!r}.")
@@ -237,6 +247,12 @@ def start_session(
     if not 1 <= length <= MAX_LENGTH:
         raise DrillError(f"A session has 1 to {MAX_LENGTH} questions.")
     limit_s = time_limit_s if time_limit_s is not None else settings.time_limit_s(kind)
+    if focus_rules and not focus_balanced(kind, settings, tuple(focus_rules)):
+        # "My mistakes" on misses of one answer only: guessing that answer would pay,
+        # so the session is practice, which never counts toward readiness.
+        if mode == "exam":
+            raise DrillError("An exam cannot draw from one trainee's mistakes.")
+        mode = "practice"
     session = DrillSession(
         user_id=user_id,
         group_id=settings.group_id,
@@ -313,13 +329,27 @@ def _issue(
     return issued
 
 
+def _exam_time_over(session: DrillSession) -> bool:
+    """Tell whether an exam's time is over: its results are open, so it takes no more answers."""
+    if session.mode != "exam" or session.finished_at is not None:
+        return False
+    from trainer.certification import exam_time_over  # certification imports this module
+
+    return exam_time_over(session)
+
+
 def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     """Return the session's current question, issuing the next one when due; None when done.
 
     A question already issued and not yet answered is returned again with its
-    original clock, so reloading the page neither skips a question nor resets the time.
+    original clock, so reloading the page neither skips a question nor resets the time;
+    once its time is over it is recorded as timed out (``settle_overdue``) and the
+    next one is issued.
     """
     session = get_session(user_id, session_id)
+    settle_overdue(session_id=session.id)
+    if _exam_time_over(session):
+        return None
     last = _last_issued(session.id)
     if last is None:
         raise SessionNotFound("This drill session has no questions.")
@@ -424,6 +454,9 @@ def answer_question(user_id: int, session_id: int, position: int, answer: Any) -
     session = get_session(user_id, session_id)
     if isinstance(position, bool) or not isinstance(position, int):
         raise MalformedAnswer("The question number is missing.")
+    if parse_id(position) is None:
+        # Out of the column's range: no such question, and no query that overflows.
+        raise SessionNotFound("There is no such question in this session.")
     issued = _issued(session.id, position)
     if issued is None or issued.issued_at is None:
         raise SessionNotFound("There is no such question in this session.")
@@ -431,24 +464,24 @@ def answer_question(user_id: int, session_id: int, position: int, answer: Any) -
         raise AlreadyAnswered("This question is already answered.")
     elapsed = _elapsed_ms(issued.issued_at, now)
     limit = session.time_limit_ms
-    late = limit is not None and elapsed > limit + GRACE_MS
+    late = (limit is not None and elapsed > limit + GRACE_MS) or _exam_time_over(session)
     if answer is None and limit is None:
         raise MalformedAnswer("Choose an answer first.")
     drill = get_drill(session.kind)
     context = _context(issued.context)
     timed_out = late or answer is None
-    grade = None
     if answer is not None:
         try:
-            grade = drill.grade(issued.question, answer, context)
+            # The drill's answer schema first: only what fits it is graded and stored.
+            answer = drill.validate_answer(issued.question, answer, context)
         except ValueError as error:
             if not timed_out:
                 raise MalformedAnswer(str(error)) from error
-        except (KeyError, TypeError, AttributeError) as error:
-            if not timed_out:
-                raise MalformedAnswer("The answer has the wrong form.") from error
-    if grade is None:
-        grade = drill.grade(issued.question, _PROBES[session.kind](issued.question), context)
+            # Too late anyway: recorded as timed out, without the answer that does not fit.
+            answer = None
+    grade = drill.grade(issued.question,
+                        _PROBES[session.kind](issued.question) if answer is None else answer,
+                        context)
     if timed_out:
         grade = Grade(False, grade.rule_id, grade.correct_answer, grade.explanation,
                       tuple({**part, "correct": False} for part in grade.parts))
@@ -518,6 +551,7 @@ def summary(session_id: int, user_id: int | None = None) -> Summary:
                else db.session.get(DrillSession, session_id))
     if session is None:
         raise SessionNotFound("There is no such drill session.")
+    settle_overdue(session_id=session.id)
     attempts = list(session.attempts)
     score = sum(a.correct for a in attempts)
     mistakes = [a for a in attempts if not a.correct]
@@ -544,8 +578,164 @@ def answer_key(question: dict[str, Any], context: DrillContext) -> dict[str, Any
 
 
 def regrade(attempt: Attempt) -> Grade:
-    """Replay an attempt's question from its seed and grade its answer again."""
-    context = _context(attempt.question.get("context", {}))
+    """Replay an attempt's question from its seed and grade its answer again.
+
+    A stored answer that does not fit the drill's answer schema (a row written
+    before answers had one) is graded as wrong, with a note, instead of raising.
+    """
+    stored = attempt.question if isinstance(attempt.question, dict) else {}
+    context = _context(stored.get("context") or {})
     question = _step_question(attempt.kind, attempt.seed, context, attempt.position)
-    answer = attempt.answer if attempt.answer is not None else _PROBES[attempt.kind](question)
-    return get_drill(attempt.kind).grade(question, answer, context)
+    drill = get_drill(attempt.kind)
+    if attempt.answer is None:
+        return drill.grade(question, _PROBES[attempt.kind](question), context)
+    try:
+        answer = drill.validate_answer(question, attempt.answer, context)
+    except ValueError:
+        key = drill.grade(question, _PROBES[attempt.kind](question), context)
+        return Grade(False, key.rule_id, key.correct_answer,
+                     key.explanation + " The stored answer cannot be read, so it counts as wrong.",
+                     tuple({**part, "correct": False} for part in key.parts))
+    return drill.grade(question, answer, context)
+
+
+# --------------------------------------------------------------------------- shown means counted
+#
+# A question whose clock started in a timed session or exam and that got no answer
+# within its limit plus GRACE_MS becomes a timed-out attempt (wrong, no answer),
+# whatever the trainee did instead: asked for the next question, left the page or
+# never came back. ``settle_overdue`` records these; the session's own calls, the
+# trainee's pages, the supervisors' pages and the ``trainer sweep-timeouts`` command
+# run it. The unique (session_id, position) of attempts keeps it to one row.
+
+log = logging.getLogger(__name__)
+
+
+def _clock_ms() -> Any:
+    """Return an SQL expression for an issued question's clock start, in ms since 1970."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        return func.extract("epoch", IssuedQuestion.issued_at) * 1000
+    # SQLite keeps naive UTC text, which julianday() reads; 2440587.5 is 1970-01-01.
+    return (func.julianday(IssuedQuestion.issued_at) - 2440587.5) * 86_400_000.0
+
+
+def _overdue_query(user_ids: Sequence[int] | None, session_id: int | None, now: datetime) -> Any:
+    """Select (id, issued_at, time_limit_ms) of the clocked questions past their limit, unanswered.
+
+    Only an unfinished timed session's latest question can be waiting for an
+    answer (the next one is issued once it is answered), so the query walks the
+    open sessions of the users asked about, one index probe for their latest
+    question and one for its attempt. The deadline test in SQL is a filter; the
+    caller checks it again exactly.
+    """
+    later = aliased(IssuedQuestion)
+    has_later = select(later.id).where(
+        later.session_id == IssuedQuestion.session_id, later.position > IssuedQuestion.position
+    ).exists()
+    answered = select(Attempt.id).where(
+        Attempt.session_id == IssuedQuestion.session_id, Attempt.position == IssuedQuestion.position
+    ).exists()
+    query = (
+        select(IssuedQuestion.id, IssuedQuestion.issued_at, DrillSession.time_limit_ms)
+        .join(DrillSession, DrillSession.id == IssuedQuestion.session_id)
+        .where(
+            DrillSession.finished_at.is_(None),
+            DrillSession.time_limit_ms.is_not(None),
+            IssuedQuestion.issued_at.is_not(None),
+            _clock_ms() + DrillSession.time_limit_ms + GRACE_MS < now.timestamp() * 1000,
+            ~has_later,
+            ~answered,
+        )
+    )
+    if session_id is not None:
+        query = query.where(DrillSession.id == session_id)
+    if user_ids is not None:
+        query = query.where(DrillSession.user_id.in_(list(user_ids)))
+    return query
+
+
+def timeout_deadline(issued_at: datetime, time_limit_ms: int) -> datetime:
+    """Return the moment an unanswered question counts as timed out: its limit plus the grace."""
+    return issued_at + timedelta(milliseconds=time_limit_ms + GRACE_MS)
+
+
+def _timed_out_attempt(session: DrillSession, issued: IssuedQuestion) -> Attempt:
+    """Build the timed-out attempt of an unanswered question, as the clock running out records it.
+
+    It is stamped at the question's deadline (``timeout_deadline``), with the
+    limit plus the grace as its time, however late it is settled, so a sweep a
+    day later neither moves the trainee's activity nor their median time.
+    """
+    assert session.time_limit_ms is not None and issued.issued_at is not None
+    rule_id, correct_answer = issued.rule_id, None
+    try:
+        grade = get_drill(session.kind).grade(
+            issued.question, _PROBES[session.kind](issued.question), _context(issued.context)
+        )
+        rule_id, correct_answer = grade.rule_id, grade.correct_answer
+    except (LookupError, ValueError, TypeError, AttributeError):
+        # A drill or question the engine no longer grades: still counted, with its rule.
+        log.warning("Could not work out the answer key of session %s question %s",
+                    session.id, issued.position, exc_info=True)
+    deadline = timeout_deadline(issued.issued_at, session.time_limit_ms)
+    return Attempt(
+        session_id=session.id,
+        position=issued.position,
+        user_id=session.user_id,
+        kind=session.kind,
+        seed=issued.seed,
+        question={**issued.question, "context": issued.context},
+        answer=None,
+        correct_answer=correct_answer,
+        correct=False,
+        timed_out=True,
+        rule_id=rule_id,
+        issued_at=issued.issued_at,
+        answered_at=deadline,
+        elapsed_ms=session.time_limit_ms + GRACE_MS,
+    )
+
+
+def _settle_one(issued_id: int) -> bool:
+    """Record one overdue question's timed-out attempt; False when another request did first."""
+    issued = db.session.get(IssuedQuestion, issued_id)
+    session = db.session.get(DrillSession, issued.session_id) if issued is not None else None
+    if issued is None or session is None:
+        return False
+    attempt = _timed_out_attempt(session, issued)
+    db.session.add(attempt)
+    if issued.position >= session.length and session.finished_at is None:
+        session.finished_at = attempt.answered_at
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # The answer, or another settle, got there first: one attempt per question.
+        db.session.rollback()
+        return False
+    return True
+
+
+def settle_overdue(
+    user_ids: Sequence[int] | None = None,
+    session_id: int | None = None,
+    now: datetime | None = None,
+) -> int:
+    """Record a timed-out attempt for each clocked question left unanswered past its limit.
+
+    ``user_ids`` limits it to those users' sessions (an empty list settles
+    nothing), ``session_id`` to one session; with neither it sweeps every
+    session. Returns how many attempts this call recorded. Usually one query
+    that finds nothing; each question found is committed on its own, and a
+    question answered or settled meanwhile by another request is skipped.
+    """
+    if user_ids is not None and not user_ids:
+        return 0
+    now = now or utcnow()
+    rows = db.session.execute(_overdue_query(user_ids, session_id, now)).all()
+    settled = 0
+    for row in rows:
+        if timeout_deadline(row.issued_at, row.time_limit_ms) < now and _settle_one(row.id):
+            settled += 1
+    if settled:
+        log.info("Recorded %d unanswered question(s) as timed out.", settled)
+    return settled

@@ -10,7 +10,7 @@ import click
 from trainer.engine.action import action_position
 from trainer.engine.cards import parse_cards
 from trainer.engine.hands import Wheel, compare, evaluate
-from trainer.engine.profiles import PROFILES, get_profile
+from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 from trainer.engine.setting import foul_reason
 from trainer.engine.settlement import settle
 
@@ -110,7 +110,7 @@ def settle_answer(req: dict) -> dict:
         parse_cards(card_text(req["banker_back"]), 5),
         parse_cards(card_text(req["banker_front"]), 2),
         bet,
-        get_profile(req.get("profile") or "nevada"),
+        get_profile(req.get("profile") or DEFAULT_PROFILE),
     ).as_dict()
 
 
@@ -187,7 +187,7 @@ def hand_foul(back: str | None, front: str | None, wheel: str, jsonl: bool) -> N
 @click.option("--banker-back")
 @click.option("--banker-front")
 @click.option("--bet-cents")
-@click.option("--profile", type=click.Choice(list(PROFILES)), default="nevada",
+@click.option("--profile", type=click.Choice(list(PROFILES)), default=DEFAULT_PROFILE,
               show_default=True)
 @JSONL
 def settle_command(player_back, player_front, banker_back, banker_front, bet_cents,

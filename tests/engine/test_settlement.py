@@ -111,14 +111,17 @@ def test_california_wheel_is_lowest():
     assert s.back is Outcome.LOSS
 
 
-def test_no_commission_queen_high_pai_gow_pushes_player_wins():
+def test_no_commission_queen_high_pai_gow_pushes_every_bet():
     profile = get_profile("no-commission")
     banker = (P("Qc 9d 7h 4s 2d"), P("Jc 8d"))    # seven ranks, Q high, no S/F
     assert is_queen_high_pai_gow(banker[0] + banker[1])
     s = settle(P("Ac Kd 3h 5s 6d"), P("Ks Qs"), *banker, 2000, profile)
     assert (s.back, s.front, s.outcome, s.net_cents) == (W, W, Result.PUSH, 0)
     lose = settle(P("Tc 8s 3h 5s 6d"), P("2s 3c"), *banker, 2000, profile)
-    assert lose.outcome is Result.LOSE and lose.net_cents == -2000
+    assert (lose.back, lose.front, lose.outcome, lose.net_cents) == (L, L, Result.PUSH, 0)
+    # A fouled hand still loses under the default foul policy ("lose").
+    fouled = settle(P("Kh Js 8c 7s 3d"), P("Ac Ah"), *banker, 2000, profile)
+    assert fouled.fouled and fouled.outcome is Result.LOSE and fouled.net_cents == -2000
 
 
 def test_no_commission_pays_full_win_otherwise():

@@ -6,9 +6,11 @@ from .helpers import login, post_form
 
 
 def _log(app):
+    """Return the log's entries of changes (sign-ins and sign-outs left out)."""
     with app.app_context():
         return [(r.actor_id, r.action, r.target_type, r.target_id, r.old, r.new)
-                for r in db.session.execute(db.select(AuditLog).order_by(AuditLog.id)).scalars()]
+                for r in db.session.execute(db.select(AuditLog).order_by(AuditLog.id)).scalars()
+                if not r.action.startswith(("sign-in", "sign-out"))]
 
 
 def test_creating_a_trainee_is_logged_without_secrets(app, client, supervisor, group):
@@ -87,3 +89,22 @@ def test_bad_active_value_is_refused_and_changes_nothing(app, client, admin, tra
 def test_audit_log_is_for_admins_only(client, supervisor, trainee):
     login(client, supervisor)
     assert client.get("/admin/audit").status_code == 403
+
+
+def test_scheduling_an_exam_is_logged_with_what_it_will_ask(app, client, supervisor, group,
+                                                            trainee):
+    login(client, supervisor)
+    response = post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"})
+    assert response.status_code == 302
+    refused = post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"})
+    assert refused.status_code == 302
+    [(actor, action, kind, target, old, new)] = [e for e in _log(app) if e[1] == "exam.schedule"]
+    with app.app_context():
+        from trainer.models import CertificationExam
+
+        [exam] = db.session.execute(db.select(CertificationExam)).scalars().all()
+        assert (actor, kind, target, old) == (supervisor.id, "exam", exam.id, None)
+        assert new["trainee_id"] == trainee.id and new["login"] == trainee.login
+        assert new["group_id"] == group and new["kind"] == "house-way"
+        assert (new["length"], new["time_limit_ms"]) == (exam.length, exam.time_limit_ms)
+        assert (new["house_way"], new["profile"]) == (exam.house_way, exam.profile)

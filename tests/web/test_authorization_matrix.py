@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from trainer import certification
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Role
 from web.helpers import csrf_token, login, post_form
@@ -155,6 +157,13 @@ def world(app, make_user, make_group) -> dict[str, Any]:
         attempt_id = db.session.execute(db.select(Attempt.id)).scalar_one()
         exam_id = db.session.execute(db.select(CertificationExam.id)).scalar_one()
         assert db.session.get(DrillSession, session_id).user_id == trainee.id
+        # The exam has been taken and its time is over: a running exam would close the
+        # reference and the game to the trainee (tests/web/test_exam_sealed.py).
+        certification.start_exam(exam_id, trainee.id)
+        exam = db.session.get(CertificationExam, exam_id)
+        exam.started_at = exam.started_at - timedelta(days=1)
+        db.session.commit()
+        assert certification.record_results([trainee.id]) == 1
     return {
         "accounts": {"trainee": trainee, "other_trainee": peer, "supervisor": sup,
                      "other_supervisor": other_sup, "admin": admin},

@@ -84,3 +84,52 @@ def test_restore_asks_before_replacing(migrated, tmp_path):
     result = runner.invoke(args=["restore", str(tmp_path / "b.sqlite3")], input="n\n")
     assert result.exit_code != 0
     assert "Aborted" in result.output
+
+
+@sqlite_only
+def test_backup_is_one_plain_file_with_nothing_beside_it(migrated, tmp_path):
+    _add_users(migrated, "plain", 3)
+    folder = tmp_path / "backups"
+    result = migrated.test_cli_runner().invoke(args=["backup", str(folder / "b.sqlite3")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["b.sqlite3"]
+    header = (folder / "b.sqlite3").read_bytes()[:100]
+    # Bytes 18 and 19: file format write/read versions, 1 = rollback journal, 2 = WAL.
+    assert (header[18], header[19]) == (1, 1)
+    con = sqlite3.connect(f"file:{folder / 'b.sqlite3'}?mode=ro", uri=True)
+    try:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert con.execute("SELECT count(*) FROM users").fetchone()[0] == 3
+    finally:
+        con.close()
+    assert sorted(p.name for p in folder.iterdir()) == ["b.sqlite3"]
+
+
+@sqlite_only
+def test_a_failed_backup_leaves_no_stray_file(migrated, tmp_path, monkeypatch):
+    import click
+
+    from trainer import backup
+
+    def refuse(path):
+        raise click.ClickException("integrity check failed")
+
+    monkeypatch.setattr(backup, "verify_sqlite", refuse)
+    folder = tmp_path / "backups"
+    result = migrated.test_cli_runner().invoke(args=["backup", str(folder / "b.sqlite3")])
+    assert result.exit_code != 0
+    assert "integrity check failed" in result.output
+    assert list(folder.iterdir()) == []
+
+
+@sqlite_only
+def test_a_backup_over_an_old_one_drops_its_stale_journal_files(migrated, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    for stale in ("b.sqlite3-wal", "b.sqlite3-shm", "b.sqlite3.partial", "b.sqlite3.partial-wal"):
+        (folder / stale).write_bytes(b"left over from a crashed run")
+    _add_users(migrated, "again", 2)
+    result = migrated.test_cli_runner().invoke(args=["backup", str(folder / "b.sqlite3")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["b.sqlite3"]
+    assert _count_users(folder / "b.sqlite3") == 2

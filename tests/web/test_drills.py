@@ -9,12 +9,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer import drill_service
-from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Role
 from web.helpers import csrf_token, login, post_form
 
-KINDS = ("house-way", "settlement", "action", "hand-reading", "foul-check")
+# Every drill kind: the engine's registry, so a kind added later is covered too.
+KINDS = tuple(DRILLS)
 
 
 # --- helpers -------------------------------------------------------------------
@@ -68,6 +69,15 @@ def right_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
         if "reset" in key:
             answer["front"] = key["reset"]["front"]
         return answer
+    if kind == "round":
+        if question["step"] == "action":
+            return {"seat": key["seat"]}
+        if question["step"] == "banker":
+            return {"front": key["front"]}
+        settle = {"order": key["order"]}
+        if "banker_commission_cents" in key:
+            settle["banker_commission_cents"] = key["banker_commission_cents"]
+        return settle
     return key
 
 
@@ -82,7 +92,7 @@ def wrong_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
                 candidate = {"front": [a, b]}
                 if not get_drill(kind).grade(question, candidate, _context).correct:
                     return candidate
-    if kind == "action":
+    if kind == "action" or "seat" in right:
         return {"seat": right["seat"] % 7 + 1}
     if kind == "settlement":
         flipped = {"win": "lose", "push": "lose", "lose": "push"}
@@ -125,14 +135,14 @@ def signed_in(client: FlaskClient, trainee: Any) -> FlaskClient:
 # --- pages ---------------------------------------------------------------------
 
 
-def test_drills_page_offers_five_drills_in_three_ways(signed_in: FlaskClient) -> None:
+def test_drills_page_offers_every_drill_in_three_ways(signed_in: FlaskClient) -> None:
     page = signed_in.get("/drills/").get_data(as_text=True)
     for kind in KINDS:
         for way in ("practice", "timed", "mistakes"):
             assert f'data-start="{kind}-{way}"' in page
 
 
-def test_trainee_home_links_to_the_five_drills(signed_in: FlaskClient) -> None:
+def test_trainee_home_links_to_every_drill(signed_in: FlaskClient) -> None:
     page = signed_in.get("/").get_data(as_text=True)
     for kind in KINDS:
         assert f'id="start-{kind}"' in page
@@ -162,7 +172,9 @@ def test_question_never_carries_the_answer_key(app: Flask, signed_in: FlaskClien
     session_id = start(signed_in, kind)
     data = fetch_question(signed_in, session_id).get_json()
     question, _context = issued(app, session_id)
-    assert data["position"] == 1 and data["length"] == 20 and data["kind"] == kind
+    steps = len(getattr(get_drill(kind), "steps", ())) or 1  # a round's steps come whole
+    assert data["position"] == 1 and data["length"] == -(-20 // steps) * steps
+    assert data["kind"] == kind
     assert data["time_limit_ms"] == get_drill(kind).default_time_limit_s * 1000
     assert data["hint"] is None
     body = str(data)

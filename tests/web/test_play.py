@@ -408,3 +408,50 @@ def test_new_game_resets_the_balance_but_not_with_a_hand_on_the_table(
         assert len(games) == 2 and games[0].ended_at is not None and games[1].ended_at is None
     assert send(client, "/play/rebet").status_code == 400
 
+
+
+def _deal_at_once(app: Flask, account: Any, count: int, path: str = "/play/deal") -> list[int]:
+    """Send ``count`` Deal POSTs from ``count`` tabs released at the same moment."""
+    import threading
+
+    tabs = [app.test_client() for _ in range(count)]
+    for tab in tabs:
+        login(tab, account)
+    tokens = [csrf_token(tab, "/play/") for tab in tabs]
+    barrier = threading.Barrier(count)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def deal(tab: FlaskClient, token: str) -> None:
+        try:
+            barrier.wait(timeout=30)
+            statuses.append(tab.post(path, json={"bet_cents": 500},
+                                     headers={"X-CSRFToken": token}).status_code)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=deal, args=pair) for pair in zip(tabs, tokens)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    return statuses
+
+
+def _games_and_hands(app: Flask, user_id: int) -> tuple[int, int]:
+    with app.app_context():
+        games = db.session.execute(db.select(db.func.count(PlayerGame.id))
+                                   .filter_by(user_id=user_id)).scalar()
+        hands = db.session.execute(
+            db.select(db.func.count(GameHand.id)).join(PlayerGame)
+            .filter(PlayerGame.user_id == user_id)).scalar()
+        return games, hands
+
+
+def test_ten_deals_at_once_open_one_game_and_one_hand(app: Flask, trainee: Any) -> None:
+    statuses = _deal_at_once(app, trainee, 10)
+    assert sorted(statuses) == [200] + [409] * 9
+    assert _games_and_hands(app, trainee.id) == (1, 1)
+    assert balance(app, trainee.id) == STARTING_BALANCE_CENTS
+

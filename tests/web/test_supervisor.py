@@ -74,7 +74,8 @@ def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, sup
         assert saved.settings["certification"]["criteria"] == [{
             "kind": "house-way", "min_accuracy": 97.5, "window": 60, "max_median_s": 6.0,
             "exam_length": 30, "exam_time_limit_s": 9}]
-        (entry,) = db.session.execute(db.select(AuditLog)).scalars().all()
+        (entry,) = db.session.execute(
+            db.select(AuditLog).filter_by(target_type="group")).scalars().all()
         assert (entry.actor_id, entry.action, entry.target_type, entry.target_id) == (
             supervisor.id, "group.settings", "group", group)
         assert entry.old["house_way"] == "trump-plaza" and entry.new["house_way"] == "foxwoods"
@@ -88,7 +89,8 @@ def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, sup
     # Saving the same values again records nothing.
     post_form(client, f"/supervisor/groups/{group}/edit", form)
     with app.app_context():
-        assert db.session.execute(db.select(db.func.count()).select_from(AuditLog)).scalar() == 1
+        assert db.session.execute(db.select(db.func.count()).select_from(AuditLog)
+                                  .filter_by(target_type="group")).scalar() == 1
 
 
 def test_settings_need_accuracy_and_window_for_a_required_drill(client, supervisor, group) -> None:

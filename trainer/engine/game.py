@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .cards import Card, card_list, deal, parse_cards
 from .hands import evaluate2, evaluate5, rank2, rank5
 from .house_way import HouseWaySetting, load
-from .profiles import TableProfile, get_profile
+from .profiles import DEFAULT_PROFILE, TableProfile, get_profile
 from .setting import SPLITS, SetHand, foul_reason
 from .settlement import Settlement, settle, verify_bet
 
@@ -67,7 +67,7 @@ def deal_hand(seed: int) -> GameDeal:
 
 
 def verify_deal_bet(bet_cents: int, balance_cents: int,
-                    profile: TableProfile | str = "nevada") -> None:
+                    profile: TableProfile | str = DEFAULT_PROFILE) -> None:
     """Raise ValueError unless the bet is within the table limits and the balance covers it.
 
     The balance must cover the worst loss: the bet and any flat fee.

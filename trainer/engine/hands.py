@@ -363,6 +363,28 @@ def compare_strengths(a: int, b: int) -> Outcome:
     return Outcome.WIN if a > b else Outcome.LOSS if a < b else Outcome.COPY
 
 
+_QUEEN_INDEX = 10   # card // 4 of a queen (ranks 2..A are 0..12)
+
+
+def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
+    """Tell whether seven cards are a queen-high pai gow (the no-commission push rule).
+
+    Seven different ranks, no joker, the queen the highest card, and no straight,
+    flush or straight flush among them. Without an ace no wheel is possible, so the
+    answer is the same under either wheel setting.
+    """
+    if len(seven) != 7 or JOKER in seven:
+        return False
+    ranks = {c // 4 for c in seven}
+    if len(ranks) != 7 or max(ranks) != _QUEEN_INDEX:
+        return False
+    suits = [c % 4 for c in seven]
+    if max(suits.count(s) for s in range(4)) >= 5:
+        return False
+    return not any(all(r in ranks for r in range(low, low + 5))
+                   for low in range(_QUEEN_INDEX - 4 + 1))
+
+
 def all_five_card_hands():
     """Yield every five-card hand of the 53-card deck (2,869,685 of them)."""
     return combinations(range(53), 5)

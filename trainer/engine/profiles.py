@@ -44,7 +44,8 @@ class TableProfile:
     def describe(self) -> str:
         """Describe the commission in one line for a sheet or chart."""
         if self.no_commission:
-            return "No commission; a banker queen-high pai gow pushes player wins"
+            return ("No commission; when the banker holds a queen-high pai gow, "
+                    "every bet pushes")
         if self.fee_cents is not None:
             return f"Flat fee of ${self.fee_cents / 100:.2f} per hand, win or lose"
         pct = (self.commission_rate * 100).normalize()
@@ -57,6 +58,11 @@ PROFILES: dict[str, TableProfile] = {
     "no-commission": TableProfile("no-commission", no_commission=True),
 }
 DEFAULT_PROFILE = "nevada"
+
+
+def profile_names() -> list[str]:
+    """Return the table-rules profiles a group may choose, the default first."""
+    return [DEFAULT_PROFILE, *(name for name in PROFILES if name != DEFAULT_PROFILE)]
 
 
 def get_profile(name: str | TableProfile = DEFAULT_PROFILE) -> TableProfile:

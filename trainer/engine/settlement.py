@@ -8,8 +8,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import Card, verify_distinct
-from .hands import Outcome, compare_strengths, rank2, rank5
-from .profiles import FoulPolicy, Rounding, TableProfile, get_profile
+from .hands import Outcome, compare_strengths, is_queen_high_pai_gow, rank2, rank5
+from .profiles import DEFAULT_PROFILE, FoulPolicy, Rounding, TableProfile, get_profile
 from .setting import verify_set_hand
 
 
@@ -73,7 +73,7 @@ def result_of(back: Outcome, front: Outcome) -> Result:
     return SETTLEMENT_TABLE[(back, front)]
 
 
-def commission_cents(win_cents: int, profile: TableProfile | str = "nevada") -> int:
+def commission_cents(win_cents: int, profile: TableProfile | str = DEFAULT_PROFILE) -> int:
     """Return the commission taken from a win of ``win_cents`` under the profile."""
     return _commission_cents(win_cents, get_profile(profile))
 
@@ -91,7 +91,7 @@ def _commission_cents(win_cents: int, profile: TableProfile) -> int:
     return min(cents, win_cents)
 
 
-def fee_cents(profile: TableProfile | str = "nevada") -> int:
+def fee_cents(profile: TableProfile | str = DEFAULT_PROFILE) -> int:
     """Return the flat fee charged on every hand played, or 0."""
     profile = get_profile(profile)
     if profile.no_commission or profile.fee_cents is None:
@@ -99,27 +99,22 @@ def fee_cents(profile: TableProfile | str = "nevada") -> int:
     return profile.fee_cents
 
 
-def payout_cents(bet_cents: int, profile: TableProfile | str = "nevada") -> int:
+def payout_cents(bet_cents: int, profile: TableProfile | str = DEFAULT_PROFILE) -> int:
     """Return what a winning bet is paid after the commission (the chart's figure)."""
     return bet_cents - commission_cents(bet_cents, profile)
 
 
-def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
-    """Tell whether seven cards are a queen-high pai gow (EZ-style no-commission rule).
+def table_result(result: Result, banker_queen_high: bool,
+                 profile: TableProfile | str = DEFAULT_PROFILE) -> Result:
+    """Apply the table's rules to an unfouled bet's result (or a reset fouled hand's).
 
-    Seven different ranks, no joker, the queen the highest card, and no straight,
-    flush or straight flush among them.
+    Under ``no_commission``, when the banker's seven cards are a queen-high pai gow,
+    every such bet pushes, whatever it would have been (rules.md, table-rules
+    profiles). A fouled hand under the ``lose`` policy never gets here: it loses.
     """
-    if len(seven) != 7 or 52 in seven:
-        return False
-    ranks = sorted({c // 4 + 2 for c in seven})
-    if len(ranks) != 7 or ranks[-1] != 12:
-        return False
-    suits = [c % 4 for c in seven]
-    if max(suits.count(s) for s in range(4)) >= 5:
-        return False
-    present = set(ranks)
-    return not any(set(range(low, low + 5)) <= present for low in range(2, 9))
+    if banker_queen_high and get_profile(profile).no_commission:
+        return Result.PUSH
+    return result
 
 
 def _verify_hands(player_back, player_front, banker_back, banker_front) -> None:
@@ -136,7 +131,7 @@ def _verify_hands(player_back, player_front, banker_back, banker_front) -> None:
 
 def settle(player_back: Sequence[int], player_front: Sequence[int],
            banker_back: Sequence[int], banker_front: Sequence[int],
-           bet_cents: int, profile: TableProfile | str = "nevada",
+           bet_cents: int, profile: TableProfile | str = DEFAULT_PROFILE,
            house_way: str | None = None) -> Settlement:
     """Settle one player's bet against the banker's set hand."""
     if not isinstance(profile, TableProfile):
@@ -162,9 +157,9 @@ def settle(player_back: Sequence[int], player_front: Sequence[int],
     bb, bf = rank5(banker_back, wheel), rank2(banker_front)
     back, front = compare_strengths(pb, bb), compare_strengths(pf, bf)
     result = SETTLEMENT_TABLE[(back, front)]
-    if (result is Result.WIN and profile.no_commission
-            and is_queen_high_pai_gow(tuple(banker_back) + tuple(banker_front))):
-        result = Result.PUSH
+    if profile.no_commission:
+        queen_high = is_queen_high_pai_gow(tuple(banker_back) + tuple(banker_front))
+        result = table_result(result, queen_high, profile)
     if result is Result.WIN:
         commission = commission_cents(bet_cents, profile) + fee
         net = bet_cents - commission
@@ -202,7 +197,7 @@ def payment_order(results: Sequence[Result]) -> list[int]:
     return losers + winners
 
 
-def banker_commission_cents(banker_net_cents: int, profile: TableProfile | str = "nevada"
+def banker_commission_cents(banker_net_cents: int, profile: TableProfile | str = DEFAULT_PROFILE
                             ) -> int:
     """Return the commission a player-banker pays on the net win of their bank."""
     return commission_cents(banker_net_cents, profile)

@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY
+from trainer.engine.profiles import DEFAULT_PROFILE
 from trainer.extensions import db
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
     from trainer.models.user import User
 
-DEFAULT_HOUSE_WAY = "trump-plaza"
-DEFAULT_PROFILE = "nevada"
+# The defaults are the engine's; re-exported for ``from trainer.models import DEFAULT_HOUSE_WAY``.
+__all__ = ["DEFAULT_HOUSE_WAY", "DEFAULT_PROFILE", "Group", "Membership"]
 
 
 class Group(db.Model):

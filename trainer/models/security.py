@@ -1,9 +1,9 @@
-"""Failed sign-ins, kept to slow down password guessing."""
+"""Failed sign-ins, kept to slow down password guessing, and signed-in sessions."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Index, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from trainer.extensions import db
@@ -23,3 +23,19 @@ class LoginFailure(db.Model):
     login: Mapped[str] = mapped_column(String(64))
     address: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class UserSession(db.Model):
+    """One sign-in: its random token is part of the session cookie's id.
+
+    Signing out sets ``revoked_at``, which ends this session only; the
+    person's other sessions (another device, a running exam) go on.
+    """
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

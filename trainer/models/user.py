@@ -12,6 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from trainer.extensions import db
+from trainer.models.passwords import password_problem
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
@@ -27,6 +28,10 @@ class Role(StrEnum):
     TRAINEE = "trainee"
     SUPERVISOR = "supervisor"
     ADMIN = "admin"
+
+
+# Who outranks whom when an account is reactivated.
+ROLE_RANK = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.ADMIN: 2}
 
 
 def normalize_login(login: str) -> str:
@@ -54,6 +59,9 @@ class User(UserMixin, db.Model):
     # Part of the id kept in every signed-in session: bumping it (a password
     # change, a deactivation) ends the user's other sessions.
     session_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The role of whoever deactivated the account: only that role or a higher
+    # one may reactivate it (None while active).
+    deactivated_by_role: Mapped[str | None] = mapped_column(String(16))
 
     membership: Mapped[Membership | None] = relationship(
         back_populates="user", cascade="all, delete-orphan", uselist=False
@@ -72,18 +80,32 @@ class User(UserMixin, db.Model):
         """Return the trainee's group, if any."""
         return self.membership.group if self.membership else None
 
+    # The token of the sign-in this object was loaded for (a UserSession row);
+    # not a column: set at sign-in and by the user loader.
+    session_token = ""
+
     def get_id(self) -> str:
-        """Return the session id: the user id and the session version."""
-        return f"{self.id}.{self.session_version or 0}"
+        """Return the session id: user id, session version and this sign-in's token."""
+        return f"{self.id}.{self.session_version or 0}.{self.session_token}"
 
     def end_other_sessions(self) -> None:
         """Invalidate every session signed in with the current session version."""
         self.session_version = (self.session_version or 0) + 1
 
-    def deactivate(self) -> None:
-        """Stop the account from signing in and end its sessions."""
+    def deactivate(self, by_role: str | None = None) -> None:
+        """Stop the account from signing in, end its sessions and note who did it."""
         self.active = False
+        self.deactivated_by_role = by_role or Role.ADMIN
         self.end_other_sessions()
+
+    def may_be_reactivated_by(self, role: str) -> bool:
+        """Return whether ``role`` may reactivate the account: the deactivating role or higher.
+
+        An inactive account with no recorded role (created inactive, or
+        deactivated outside the app) waits for an admin.
+        """
+        needed = self.deactivated_by_role or Role.ADMIN
+        return ROLE_RANK.get(Role(role), -1) >= ROLE_RANK.get(Role(needed), 99)
 
     def set_password(self, password: str) -> None:
         """Store a scrypt hash of ``password`` and end the user's other sessions."""
@@ -91,6 +113,9 @@ class User(UserMixin, db.Model):
             raise ValueError(
                 f"A password needs at least {MIN_PASSWORD_LENGTH} characters."
             )
+        problem = password_problem(password, self.login)
+        if problem:
+            raise ValueError(problem)
         method = DEFAULT_HASH_METHOD
         if has_app_context():
             # Tests lower the scrypt cost through config; production keeps the default.

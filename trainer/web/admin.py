@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 
 from trainer import audit
 from trainer.extensions import db
+from trainer.limits import ID_MAX, bounded_int
 from trainer.models import AuditLog, Role, User, normalize_login
 from trainer.web.access import role_required
 from trainer.web.forms import NewAccountForm
@@ -47,7 +48,7 @@ def new_supervisor() -> str | Response:
     return render_template("admin/new_supervisor.html", form=form)
 
 
-@bp.route("/users/<int:user_id>/active", methods=["POST"])
+@bp.route("/users/<id:user_id>/active", methods=["POST"])
 @role_required(Role.ADMIN)
 def set_active(user_id: int) -> Response:
     """Deactivate an account (ending its sessions) or reactivate it."""
@@ -60,7 +61,11 @@ def set_active(user_id: int) -> Response:
     if user.id == current_user.id:
         flash(_("You cannot deactivate your own account."), "error")
         return redirect(url_for("admin.users"))
-    audit.change_active(current_user.id, user, wanted == "1")
+    try:
+        audit.change_active(current_user.id, current_user.role, user, wanted == "1")
+    except audit.ReactivationRefused as error:
+        flash(str(error), "error")
+        return redirect(url_for("admin.users"))
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=user.name,
             state=_("active") if user.active else _("inactive")), "success")
@@ -71,8 +76,8 @@ def set_active(user_id: int) -> Response:
 @role_required(Role.ADMIN)
 def audit_log() -> str:
     """Show the audit log, newest first, a page at a time."""
-    page = request.args.get("page", 1, type=int) or 1
-    page = max(page, 1)
+    # An out-of-range page number (or 2**70) shows the first page, never a query error.
+    page = bounded_int(request.args.get("page", ""), 1, ID_MAX) or 1
     action = request.args.get("action", "").strip()
     query = db.select(AuditLog).order_by(AuditLog.at.desc(), AuditLog.id.desc())
     if action:

@@ -4,13 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from flask_login import current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_required, login_user
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
+from trainer import audit
 from trainer.extensions import db
 from trainer.models import User, normalize_login
-from trainer.web import throttle
+from trainer.web import sessions, throttle
 from trainer.web.access import safe_next
 from trainer.web.forms import ChangePasswordForm, LoginForm
 
@@ -42,30 +43,36 @@ def login() -> str | Response:
     if form.validate_on_submit():
         login_name = normalize_login(form.login.data)
         address = request.remote_addr or "unknown"
-        wait = throttle.minutes_locked(login_name, address)
-        if wait:
+        # Reserve the check (counted as a failure) before looking at the password.
+        reservation = throttle.reserve(login_name, address)
+        if reservation.refused:
             flash(ngettext("Too many failed sign-ins. Try again in %(num)d minute.",
                            "Too many failed sign-ins. Try again in %(num)d minutes.",
-                           wait), "error")
+                           reservation.wait_minutes), "error")
             return render_template("auth/login.html", form=form, next_url=next_url), 429
+        throttle.wait(reservation)
         user = db.session.execute(
             db.select(User).filter_by(login=login_name)
         ).scalar_one_or_none()
         if user is None:
             check_password_hash(_dummy_hash(), form.password.data)
         elif user.check_password(form.password.data) and user.active:
-            throttle.clear_failures(login_name)
-            login_user(user)
+            throttle.succeeded(reservation)
+            sessions.start(user, address)
             return redirect(next_url or url_for("main.index"))
-        throttle.record_failure(login_name, address)
+        else:
+            # A wrong password for a real account is kept in the audit log too.
+            audit.record(None, "sign-in.failed", "user", user.id,
+                         new={"address": address, "active": bool(user.active)})
+            db.session.commit()
         flash(_("Wrong login or password."), "error")
     return render_template("auth/login.html", form=form, next_url=next_url), status
 
 
 @bp.route("/logout", methods=["POST"])
 def logout() -> Response:
-    """Sign the user out."""
-    logout_user()
+    """Sign this session out (revoked on the server); the user's other sessions go on."""
+    sessions.end()
     flash(_("You are signed out."), "info")
     return redirect(url_for("auth.login"))
 
@@ -75,12 +82,14 @@ def logout() -> Response:
 def change_password() -> str | Response:
     """Change the signed-in user's own password."""
     form = ChangePasswordForm()
+    form.account_login = current_user.login
     if form.validate_on_submit():
         user = db.session.get(User, current_user.id)
         if not user.check_password(form.current.data):
             form.current.errors.append(_("That is not your current password."))
         else:
             user.set_password(form.new.data)
+            audit.record(user.id, "account.password-change", "user", user.id)
             db.session.commit()
             # The new session version ends every other session; keep this one.
             login_user(user)

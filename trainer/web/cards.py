@@ -15,9 +15,13 @@ SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 
 
 def card_label(card: str) -> str:
-    """Return a card's accessible name ("ace of spades", "joker")."""
+    """Return a card's accessible name ("ace of spades", "joker"); anything else as written."""
     if card == "JK":
         return _("joker")
+    if not isinstance(card, str) or len(card) != 2 or card[0] not in RANK_NAMES \
+            or card[1] not in SUIT_NAMES:
+        # A stored row may hold junk: name it as it is rather than fail the page.
+        return str(card)
     return _("%(rank)s of %(suit)s", rank=str(RANK_NAMES[card[0]]),
              suit=str(SUIT_NAMES[card[1]]))
 

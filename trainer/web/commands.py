@@ -1,10 +1,11 @@
-"""App commands that join the ``trainer`` console script: create-user and seed-demo."""
+"""App commands that join the ``trainer`` console script: create-user, seed-demo, sweep-timeouts."""
 from __future__ import annotations
 
 import click
 from flask import Flask
 from flask.cli import with_appcontext
 
+from trainer.drill_service import settle_overdue
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login
 
@@ -76,6 +77,14 @@ def seed_demo() -> None:
     _echo_demo_logins()
 
 
+@click.command("sweep-timeouts")
+@with_appcontext
+def sweep_timeouts() -> None:
+    """Record every timed question left unanswered past its limit as timed out (run from cron)."""
+    count = settle_overdue()
+    click.echo(f"Recorded {count} unanswered timed question(s) as timed out.")
+
+
 def _echo_demo_logins() -> None:
     click.echo("Demo logins (published passwords: never use them in production):")
     for role, demo_login, demo_password in demo_logins():
@@ -88,5 +97,6 @@ def register(app: Flask) -> None:
 
     app.cli.add_command(create_user)
     app.cli.add_command(seed_demo)
+    app.cli.add_command(sweep_timeouts)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)

@@ -6,6 +6,7 @@ each answer as JSON (with the CSRF header). The session logic lives in
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -14,7 +15,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from trainer import drill_service
+from trainer import certification, drill_service
 from trainer.drill_service import DrillError, DrillSettings, SessionNotFound
 from trainer.engine.drills import DRILLS
 from trainer.engine.hands import Category
@@ -111,10 +112,13 @@ def start(kind: str) -> Response:
         if not focus:
             flash(_("No recent mistakes in this drill: questions come from every rule."), "info")
     session_id = drill_service.start_session(current_user.id, kind, mode, focus_rules=focus)
+    if drill_service.get_session(current_user.id, session_id).mode != mode:
+        flash(_("Your recent mistakes all have the same answer, so this session is practice "
+                "only: it does not count toward readiness."), "info")
     return redirect(url_for("drills.play", session_id=session_id))
 
 
-@bp.route("/sessions/<int:session_id>")
+@bp.route("/sessions/<id:session_id>")
 @login_required
 def play(session_id: int) -> str | Response:
     """Show the drill page; its script fetches the questions one by one."""
@@ -124,7 +128,7 @@ def play(session_id: int) -> str | Response:
     return render_template("drills/play.html", session=session, **_template_globals())
 
 
-@bp.route("/sessions/<int:session_id>/question", methods=["POST"])
+@bp.route("/sessions/<id:session_id>/question", methods=["POST"])
 @login_required
 def question(session_id: int) -> tuple[Response, int] | Response:
     """Hand out the session's current question, issuing the next when due."""
@@ -160,7 +164,7 @@ def question(session_id: int) -> tuple[Response, int] | Response:
     )
 
 
-@bp.route("/sessions/<int:session_id>/answer", methods=["POST"])
+@bp.route("/sessions/<id:session_id>/answer", methods=["POST"])
 @login_required
 def answer(session_id: int) -> tuple[Response, int] | Response:
     """Grade and record one answer; answer with the feedback (or, in an exam, "recorded")."""
@@ -188,12 +192,17 @@ def answer(session_id: int) -> tuple[Response, int] | Response:
     return jsonify(data)
 
 
-@bp.route("/sessions/<int:session_id>/summary")
+@bp.route("/sessions/<id:session_id>/summary")
 @login_required
 def show_summary(session_id: int) -> str:
     """Show a session's score, accuracy, median time, mistakes and rules missed."""
     session = get_session_or_404(session_id)
     result = drill_service.summary(session.id, current_user.id)
+    # An exam's score, mistakes and rules stay hidden until the exam ends.
+    sealed = session.id in certification.sealed_session_ids(current_user.id)
+    if sealed:
+        result = dataclasses.replace(result, score=0, accuracy=None, mistakes=[], rules_missed=[])
     return render_template(
-        "drills/summary.html", session=session, summary=result, **_template_globals()
+        "drills/summary.html", session=session, summary=result, sealed=sealed,
+        **_template_globals()
     )

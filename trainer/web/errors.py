@@ -1,7 +1,7 @@
-"""Error pages for 400, 403, 404, 500 and a rejected CSRF token."""
+"""Error pages for 400, 403, 404, 413, 500 and a rejected CSRF token."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -19,6 +19,11 @@ def _render(code: int, title: str, message: str) -> tuple[str | Response, int]:
     if _wants_json():
         return jsonify(error=title, message=message), code
     return render_template("errors/error.html", code=code, title=title, message=message), code
+
+
+def render_error(code: int, title: str, message: str) -> tuple[str | Response, int]:
+    """Answer with an error page, or with JSON to a script that asks for it."""
+    return _render(code, title, message)
 
 
 def register(app: Flask) -> None:
@@ -47,6 +52,17 @@ def register(app: Flask) -> None:
     def not_found(error: HTTPException) -> tuple[str | Response, int]:
         """Explain that there is nothing here."""
         return _render(404, _("Page not found"), _("There is no page at this address."))
+
+    @app.errorhandler(413)
+    def too_large(error: HTTPException) -> tuple[str | Response, int]:
+        """Explain that the request was larger than the app accepts."""
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+        return _render(
+            413,
+            _("Request too large"),
+            _("The request is larger than the %(kib)d KiB this app accepts; nothing was saved.",
+              kib=limit // 1024),
+        )
 
     @app.errorhandler(500)
     def server_error(error: Exception) -> tuple[str | Response, int]:

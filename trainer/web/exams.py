@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from trainer import certification
+from trainer import certification, drill_service
 from trainer.dashboard import Criterion
 from trainer.extensions import db
 from trainer.models import CertificationExam, ExamStatus, Role
@@ -52,18 +52,19 @@ def exam_helpers() -> dict[str, Any]:
     return {"my_exams": my_exams}
 
 
-@bp.route("/<int:exam_id>")
+@bp.route("/<id:exam_id>")
 @role_required(Role.TRAINEE)
 def show_exam(exam_id: int) -> str:
     """Show an exam: what it asks before it starts, the result once it is over."""
     exam = get_own_exam_or_404(exam_id)
+    drill_service.settle_overdue(user_ids=[current_user.id])
     certification.record_results([current_user.id])
     return render_template(
         "exams/show.html", exam=exam, criterion=Criterion.from_dict(exam.criteria)
     )
 
 
-@bp.route("/<int:exam_id>/start", methods=["POST"])
+@bp.route("/<id:exam_id>/start", methods=["POST"])
 @role_required(Role.TRAINEE)
 def start_exam(exam_id: int) -> Response:
     """Start a scheduled exam, once, and go to its first question."""

@@ -3,12 +3,28 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectField, StringField, SubmitField
-from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+from wtforms import Field, Form, PasswordField, SelectField, StringField, SubmitField
+from wtforms.validators import DataRequired, EqualTo, Length, Regexp, ValidationError
 
 from trainer.models import MIN_PASSWORD_LENGTH
+from trainer.models.passwords import password_problem
 
 LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+def _password_rules(form: Form, field: Field) -> None:
+    """Refuse a password equal to the account's login or on the common-passwords list.
+
+    The login is the form's ``login`` field when it has one, else the
+    ``account_login`` the view set (the account whose password changes).
+    """
+    if field.errors:
+        return  # already refused (too short or too long)
+    login_field = getattr(form, "login", None)
+    login = login_field.data if login_field is not None else getattr(form, "account_login", None)
+    problem = password_problem(field.data or "", login if isinstance(login, str) else None)
+    if problem:
+        raise ValidationError(problem)
 
 
 def _new_password(label: str) -> PasswordField:
@@ -21,6 +37,7 @@ def _new_password(label: str) -> PasswordField:
                 max=128,
                 message=_l("A password needs at least %(n)d characters.", n=MIN_PASSWORD_LENGTH),
             ),
+            _password_rules,
         ],
     )
 

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import func
 from werkzeug.routing import BuildError
+from werkzeug.wrappers import Response
 
+from trainer import certification, drill_service
 from trainer.extensions import db
 from trainer.models import Attempt, Group, Membership, Role, User
 from trainer.web.access import role_required
 from trainer.web.drills import DRILL_ORDER, TITLES
+from trainer.web.exam_lock import exam_locked
 
 bp = Blueprint("main", __name__)
 
@@ -24,14 +28,20 @@ def get_own_attempt_or_404(attempt_id: int) -> Attempt:
     return attempt
 
 
-def recent_attempts(user_id: int, limit: int = RECENT_RESULTS) -> list[Attempt]:
-    """Return a user's latest attempts, newest first."""
+def recent_attempts(
+    user_id: int, limit: int = RECENT_RESULTS, *, include_sealed: bool = False
+) -> list[Attempt]:
+    """Return a user's latest attempts, newest first.
+
+    Those of an exam not yet ended are left out unless ``include_sealed`` (the
+    supervisor's pages): the trainee sees them when the exam ends.
+    """
+    query = db.select(Attempt).filter_by(user_id=user_id)
+    if not include_sealed:
+        query = certification.without_sealed(query, user_id)
     return list(
         db.session.execute(
-            db.select(Attempt)
-            .filter_by(user_id=user_id)
-            .order_by(Attempt.answered_at.desc(), Attempt.id.desc())
-            .limit(limit)
+            query.order_by(Attempt.answered_at.desc(), Attempt.id.desc()).limit(limit)
         ).scalars()
     )
 
@@ -69,9 +79,11 @@ def index() -> str:
             db.session.execute(db.select(User.role, func.count()).group_by(User.role)).all()
         )
         return render_template("main/admin_home.html", counts=counts)
+    drill_service.settle_overdue(user_ids=[current_user.id])
     return render_template(
         "main/trainee_home.html",
         attempts=recent_attempts(current_user.id),
+        exam_running=certification.exam_in_progress(current_user.id),
         group=current_user.group,
         drills_url=drills_url(),
         drills=[(kind, TITLES[kind]) for kind in DRILL_ORDER],
@@ -82,11 +94,17 @@ def index() -> str:
 @role_required(Role.TRAINEE)
 def my_results() -> str:
     """List the signed-in trainee's attempts."""
-    return render_template("main/results.html", attempts=recent_attempts(current_user.id, 200))
+    drill_service.settle_overdue(user_ids=[current_user.id])
+    return render_template("main/results.html", attempts=recent_attempts(current_user.id, 200),
+                           exam_running=certification.exam_in_progress(current_user.id))
 
 
-@bp.route("/results/<int:attempt_id>")
+@bp.route("/results/<id:attempt_id>")
 @login_required
-def show_attempt(attempt_id: int) -> str:
-    """Show one of the signed-in user's attempts."""
-    return render_template("main/attempt.html", attempt=get_own_attempt_or_404(attempt_id))
+def show_attempt(attempt_id: int) -> str | tuple[str | Response, int]:
+    """Show one of the signed-in user's attempts; one of a running exam stays sealed."""
+    attempt = get_own_attempt_or_404(attempt_id)
+    if certification.attempt_sealed(attempt):
+        return exam_locked(_("This answer is part of your certification exam. Its result "
+                             "is shown when the exam ends."))
+    return render_template("main/attempt.html", attempt=attempt)

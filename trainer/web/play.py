@@ -37,8 +37,12 @@ from trainer.engine.game import (
 from trainer.engine.profiles import get_profile
 from trainer.extensions import db
 from trainer.models import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, GameHand, PlayerGame, utcnow
+from trainer.models.game import lock_player
+from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("play", __name__, url_prefix="/play")
+# The game sets hands the house way (the button, the history): closed during an exam.
+bp.before_request(refuse_during_exam)
 
 HISTORY_ROWS = 20
 
@@ -141,6 +145,7 @@ def _state(game: PlayerGame | None) -> dict[str, Any]:
 
 def _deal(bet_cents: Any) -> GameHand:
     """Deal a hand for ``bet_cents`` in the current game (started on the first deal)."""
+    lock_player(current_user.id)  # a double Deal opens one game and one hand
     game = _current_game() or _new_game()
     if _open_hand(game) is not None:
         raise PlayError(_("Finish the hand on the table first."), 409)
@@ -313,7 +318,7 @@ def _settled_reply(hand: GameHand) -> Response:
     )
 
 
-@bp.route("/hands/<int:hand_id>/done", methods=["POST"])
+@bp.route("/hands/<id:hand_id>/done", methods=["POST"])
 @login_required
 def done(hand_id: int) -> tuple[Response, int] | Response:
     """Settle the hand as the player set it: two cards in front, the rest behind."""
@@ -328,7 +333,7 @@ def done(hand_id: int) -> tuple[Response, int] | Response:
     return _settled_reply(hand)
 
 
-@bp.route("/hands/<int:hand_id>/house-way", methods=["POST"])
+@bp.route("/hands/<id:hand_id>/house-way", methods=["POST"])
 @login_required
 def house_way(hand_id: int) -> tuple[Response, int] | Response:
     """Set the hand by the group's house way and settle it."""
@@ -344,6 +349,7 @@ def house_way(hand_id: int) -> tuple[Response, int] | Response:
 @login_required
 def new_game() -> Response:
     """End the current game and start another with a fresh balance."""
+    lock_player(current_user.id)
     game = _current_game()
     if _open_hand(game) is not None:
         flash(_("Finish the hand on the table first."), "error")

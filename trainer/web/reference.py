@@ -12,9 +12,11 @@ from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
                    request, url_for)
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from trainer import reference_examples
 from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names
@@ -23,8 +25,12 @@ from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, Rounding, TablePr
 from trainer.engine.settlement import commission_cents, payout_cents
 from trainer.models import Group, Role
 from trainer.reference_examples import EXAMPLE_WHEEL, rule_examples
+from trainer.web import pdf_cache
+from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("reference", __name__)
+# Every page here sets or explains hands: closed while the trainee's exam runs.
+bp.before_request(refuse_during_exam)
 
 CHROMIUM = "/usr/bin/chromium"
 PDF_TIMEOUT_SECONDS = 60
@@ -185,6 +191,36 @@ def print_to_pdf(html: str) -> bytes:
         return out.read_bytes()
 
 
+def sheet_template_version() -> str:
+    """Hash what prints a sheet besides its data: the templates, their stylesheets, this code."""
+    return pdf_cache.template_version(
+        current_app.jinja_env, "reference/sheet.html", Path(current_app.static_folder),  # type: ignore[arg-type]
+        sources=(Path(__file__), Path(reference_examples.__file__)))
+
+
+def sheet_pdf_key(way: HouseWay, paper: str) -> dict[str, object]:
+    """Return everything that changes a sheet's PDF, the key of its cached file."""
+    return {
+        "preset": way.name,
+        "data": way.digest,
+        "paper": paper,
+        "language": str(get_locale()),
+        # The sheet prints no pay table yet; once it does, the profile's goes here.
+        "pay_tables": None,
+        "templates": sheet_template_version(),
+    }
+
+
+def cached_sheet_pdf(way: HouseWay, paper: str) -> bytes:
+    """Return a sheet's PDF from instance/pdf-cache/, printing it only when its key is new."""
+    key = sheet_pdf_key(way, paper)
+    cache_dir = Path(current_app.config.get("PDF_CACHE_DIR")
+                     or Path(current_app.instance_path) / "pdf-cache")
+    return pdf_cache.cached_file(
+        cache_dir, f"{way.name}-{paper}-{key['language']}", key,
+        lambda: print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper])))
+
+
 def set_by_every_preset(cards: tuple, chosen: str, wheel: str) -> list[PresetSetting]:
     """Set one hand by every preset, marking the settings whose value differs from ``chosen``."""
     settings = {name: load(name).set(cards, wheel) for name in preset_names()}
@@ -230,7 +266,7 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int]:
     way = get_house_way_or_404(preset)
     paper = _choice("paper", PAPER_SIZES, "letter")
     try:
-        pdf = print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper]))
+        pdf = cached_sheet_pdf(way, paper)
     except PdfUnavailable as exc:
         current_app.logger.error("House-way PDF for %s failed: %s", preset, exc)
         return render_template(

@@ -4,6 +4,7 @@ from __future__ import annotations
 from itertools import chain
 
 from flask import Flask, abort, request
+from flask_login import current_user
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -54,4 +55,11 @@ def register(app: Flask) -> None:
         headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         if app.config.get("HTTPS"):
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response
+
+    @app.after_request
+    def forbid_storing_signed_in_pages(response: Response) -> Response:
+        """Send every signed-in page and export with ``Cache-Control: no-store`` (not static files)."""
+        if request.endpoint != "static" and current_user.is_authenticated:
+            response.headers["Cache-Control"] = "no-store"
         return response

@@ -6,11 +6,8 @@ request, checks ownership and renders.
 """
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -20,7 +17,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import gettext as _
@@ -31,14 +27,15 @@ from werkzeug.wrappers import Response
 from wtforms import BooleanField, DecimalField, IntegerField
 from wtforms.validators import NumberRange, Optional
 
-from trainer import audit, certification, dashboard
+from trainer import audit, certification, dashboard, drill_service, stored_answers
 from trainer.dashboard import Criterion, Figures, Period, Readiness
 from trainer.drill_service import MAX_LENGTH, regrade
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
+from trainer.engine.house_way import load, preset_names
+from trainer.engine.profiles import get_profile, profile_names
 from trainer.extensions import db
+from trainer.limits import parse_id
 from trainer.models import (
-    DEFAULT_HOUSE_WAY,
-    DEFAULT_PROFILE,
     Attempt,
     AuditLog,
     DrillSession,
@@ -50,13 +47,13 @@ from trainer.models import (
     utcnow,
 )
 from trainer.web import charts
+from trainer.web.change_history import history_rows
+from trainer.web.csv_export import csv_response
 from trainer.web.forms import GroupForm, NewTraineeForm, ResetPasswordForm
 from trainer.web.main import recent_attempts, supervised_groups
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
-HOUSE_WAY_PRESETS = Path(__file__).resolve().parent.parent / "engine" / "house_way" / "presets"
-PROFILES = (DEFAULT_PROFILE,)
 DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check")
 PERIOD_NAMES = {"7d": _l("Last 7 days"), "30d": _l("Last 30 days"), "all": _l("All time")}
 READINESS_NAMES = {
@@ -70,7 +67,6 @@ READINESS_NAMES = {
 }
 MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
 SORT_KEYS = ("name", "readiness", "last", "attempts", "accuracy")
-CSV_INJECTION = ("=", "+", "-", "@", "\t", "\r")
 
 
 @bp.before_request
@@ -87,15 +83,25 @@ def drill_title(kind: str) -> str:
     return get_drill(kind).title if kind in DRILLS else kind
 
 
+@bp.app_template_global()
+def chance_level(kind: str) -> float | None:
+    """Return what always giving one answer scores in a drill kind (None: free-form answers)."""
+    return get_drill(kind).chance_level if kind in DRILLS else None
+
+
 def drill_kinds() -> list[str]:
     """Return the registered drill kinds in the order the drills page offers them."""
     return [k for k in DRILL_ORDER if k in DRILLS] + sorted(set(DRILLS) - set(DRILL_ORDER))
 
 
-def house_way_choices() -> list[str]:
-    """Return the house way presets the engine ships, one data file each."""
-    names = {path.stem for path in HOUSE_WAY_PRESETS.glob("*.toml")}
-    return sorted(names | {DEFAULT_HOUSE_WAY})
+def house_way_choices() -> list[tuple[str, str]]:
+    """Return the engine's house way presets as (name, title), the default first."""
+    return [(name, f"{load(name).title} ({name})") for name in preset_names()]
+
+
+def profile_choices() -> list[tuple[str, str]]:
+    """Return the engine's table-rules profiles as (name, description), the default first."""
+    return [(name, f"{name}: {get_profile(name).describe()}") for name in profile_names()]
 
 
 def get_group_or_404(group_id: int) -> Group:
@@ -134,12 +140,12 @@ def _period() -> Period:
 def _group_form(group: Group | None = None) -> GroupForm:
     form = GroupForm(obj=group)
     form.house_way.choices = house_way_choices()
-    form.profile.choices = list(PROFILES)
+    form.profile.choices = profile_choices()
     if group is not None:
         # Keep a setting the engine no longer ships selectable, not silently changed.
         for field, value in ((form.house_way, group.house_way), (form.profile, group.profile)):
-            if value not in field.choices:
-                field.choices.append(value)
+            if value not in {name for name, _label in field.choices}:
+                field.choices.append((value, value))
     return form
 
 
@@ -263,12 +269,13 @@ def _sort_rows(rows: list[dashboard.TraineeRow], key: str, descending: bool) -> 
     return sorted(rows, key=keyed.get(key, keyed["name"]), reverse=descending)
 
 
-@bp.route("/groups/<int:group_id>")
+@bp.route("/groups/<id:group_id>")
 def show_group(group_id: int) -> str:
     """Show the group overview: each trainee's figures, trend and readiness, and weak rules."""
     group = get_group_or_404(group_id)
     period = _period()
     member_ids = [m.user_id for m in group.memberships]
+    drill_service.settle_overdue(user_ids=member_ids)
     certification.record_results(member_ids)
     overview = dashboard.group_overview(group.id, period)
     sort = request.args.get("sort", "name")
@@ -280,6 +287,7 @@ def show_group(group_id: int) -> str:
         "supervisor/group.html", group=group, overview=overview, rows=rows, kinds=kinds,
         sparklines=sparklines, sort=sort, descending=descending, period_names=PERIOD_NAMES,
         readiness_names=READINESS_NAMES,
+        unanswered=dashboard.unanswered_practice(member_ids, period.since(utcnow())),
     )
 
 
@@ -376,7 +384,7 @@ def _record_change(group: Group, old: dict[str, Any], new: dict[str, Any]) -> bo
     return True
 
 
-@bp.route("/groups/<int:group_id>/edit", methods=["GET", "POST"])
+@bp.route("/groups/<id:group_id>/edit", methods=["GET", "POST"])
 def edit_group(group_id: int) -> str | Response:
     """Change a group's name, casino settings, drill lengths, time limits and criteria."""
     group = get_group_or_404(group_id)
@@ -396,10 +404,11 @@ def edit_group(group_id: int) -> str | Response:
             else:
                 flash(_("Nothing changed."), "info")
             return redirect(url_for("supervisor.show_group", group_id=group.id))
-    history = db.session.execute(
+    entries = db.session.execute(
         select(AuditLog).where(AuditLog.target_type == "group", AuditLog.target_id == group.id)
         .order_by(AuditLog.at.desc(), AuditLog.id.desc()).limit(50)
     ).scalars().all()
+    history = history_rows(entries)
     return render_template("supervisor/group_settings.html", form=form, group=group,
                            kinds=drill_kinds(), history=history)
 
@@ -441,10 +450,11 @@ def _exam_kind_choices(group: Group | None) -> list[tuple[str, str]]:
     return [(c.kind, drill_title(c.kind)) for c in dashboard.group_criteria(group.settings)]
 
 
-@bp.route("/trainees/<int:user_id>")
+@bp.route("/trainees/<id:user_id>")
 def show_trainee(user_id: int) -> str:
     """Show a trainee's figures over time, rules weakest first, mistakes, sessions and exams."""
     trainee = get_trainee_or_404(user_id)
+    drill_service.settle_overdue(user_ids=[trainee.id])
     certification.record_results([trainee.id])
     period = _period()
     report = dashboard.trainee_report(trainee.id, period)
@@ -455,14 +465,18 @@ def show_trainee(user_id: int) -> str:
         accuracy_chart=accuracy_chart, speed_chart=speed_chart,
         bars=_accuracy_bars(report.kinds), kinds=[k for k in drill_kinds() if k in report.kinds],
         period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, mode_names=MODE_NAMES,
-        exam_kinds=_exam_kind_choices(trainee.group), recent=recent_attempts(trainee.id),
+        exam_kinds=_exam_kind_choices(trainee.group),
+        recent=recent_attempts(trainee.id, include_sealed=True),
+        unanswered=dashboard.unanswered_practice([trainee.id], period.since(utcnow())).get(
+            trainee.id, 0),
     )
 
 
-@bp.route("/trainees/<int:user_id>/report")
+@bp.route("/trainees/<id:user_id>/report")
 def trainee_report(user_id: int) -> str:
     """Show a one-page printable report of a trainee: accuracy per drill, readiness, certificates."""
     trainee = get_trainee_or_404(user_id)
+    drill_service.settle_overdue(user_ids=[trainee.id])
     certification.record_results([trainee.id])
     period = _period()
     report = dashboard.trainee_report(trainee.id, period)
@@ -474,7 +488,7 @@ def trainee_report(user_id: int) -> str:
     )
 
 
-@bp.route("/trainees/<int:user_id>/exams", methods=["POST"])
+@bp.route("/trainees/<id:user_id>/exams", methods=["POST"])
 def schedule_exam(user_id: int) -> Response:
     """Schedule a sealed certification exam for a trainee."""
     trainee = get_trainee_or_404(user_id)
@@ -492,28 +506,30 @@ def schedule_exam(user_id: int) -> Response:
     return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
 
 
-@bp.route("/attempts/<int:attempt_id>/replay")
+@bp.route("/attempts/<id:attempt_id>/replay")
 def replay_attempt(attempt_id: int) -> str:
     """Replay one answered question from its seed, with the answer given and the right one."""
     attempt = get_attempt_or_404(attempt_id)
     trainee = db.session.get(User, attempt.user_id)
-    question, grade = attempt.question, None
+    shown = stored_answers.shown_attempt(attempt.kind, attempt.question, attempt.answer)
+    question, grade = shown.question, None
     try:
         context = DrillContext.from_dict(attempt.question.get("context", {}))
         question = new_question(attempt.kind, attempt.seed, context)
         grade = regrade(attempt)
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except stored_answers.UNREADABLE_ERRORS:
         # A question from an older engine may no longer replay: show it as stored.
         pass
     return render_template("supervisor/replay.html", attempt=attempt, trainee=trainee,
-                           question=question, grade=grade)
+                           question=question, grade=grade, shown=shown)
 
 
-@bp.route("/trainees/<int:user_id>/password", methods=["GET", "POST"])
+@bp.route("/trainees/<id:user_id>/password", methods=["GET", "POST"])
 def reset_password(user_id: int) -> str | Response:
     """Give one of the supervisor's trainees a new password."""
     trainee = get_trainee_or_404(user_id)
     form = ResetPasswordForm()
+    form.account_login = trainee.login
     if form.validate_on_submit():
         trainee.set_password(form.password.data)
         audit.record(current_user.id, "account.password-reset", "user", trainee.id)
@@ -523,14 +539,18 @@ def reset_password(user_id: int) -> str | Response:
     return render_template("supervisor/reset_password.html", form=form, trainee=trainee)
 
 
-@bp.route("/trainees/<int:user_id>/active", methods=["POST"])
+@bp.route("/trainees/<id:user_id>/active", methods=["POST"])
 def set_trainee_active(user_id: int) -> Response:
     """Deactivate one of the supervisor's trainees (ending their sessions) or reactivate."""
     trainee = get_trainee_or_404(user_id)
     wanted = request.form.get("active")
     if wanted not in ("0", "1"):
         abort(400)
-    audit.change_active(current_user.id, trainee, wanted == "1")
+    try:
+        audit.change_active(current_user.id, current_user.role, trainee, wanted == "1")
+    except audit.ReactivationRefused as error:
+        flash(str(error), "error")
+        return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=trainee.name,
             state=_("active") if trainee.active else _("inactive")), "success")
@@ -538,30 +558,6 @@ def set_trainee_active(user_id: int) -> Response:
 
 
 # --------------------------------------------------------------------------- exports
-
-
-def _cell(value: Any) -> Any:
-    """Keep a spreadsheet from reading a cell as a formula."""
-    if isinstance(value, str) and value.startswith(CSV_INJECTION):
-        return "'" + value
-    return value
-
-
-def _csv_response(rows: Iterator[list[Any]], filename: str) -> Response:
-    def generate() -> Iterator[str]:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        yield "\ufeff"  # tells spreadsheet programs the file is UTF-8
-        for row in rows:
-            writer.writerow([_cell(value) for value in row])
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-
-    return Response(
-        stream_with_context(generate()), mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
 
 
 def _result(correct: bool, timed_out: bool) -> str:
@@ -574,11 +570,12 @@ def _utc(moment: datetime | None) -> str:
     return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-@bp.route("/groups/<int:group_id>/export/attempts.csv")
+@bp.route("/groups/<id:group_id>/export/attempts.csv")
 def export_attempts(group_id: int) -> Response:
     """Download the attempts of the group's trainees as CSV, filtered by trainee, drill and period."""
     group = get_group_or_404(group_id)
     period = _period()
+    drill_service.settle_overdue(user_ids=[m.user_id for m in group.memberships])
     members = select(Membership.user_id).where(Membership.group_id == group.id)
     query = (
         select(User.name, User.login, Attempt.kind, DrillSession.mode, DrillSession.house_way,
@@ -589,8 +586,10 @@ def export_attempts(group_id: int) -> Response:
         .where(Attempt.user_id.in_(members))
         .order_by(User.name, Attempt.answered_at, Attempt.id)
     )
-    trainee_id = request.args.get("trainee", type=int)
-    if trainee_id:
+    if request.args.get("trainee"):
+        trainee_id = parse_id(request.args["trainee"])
+        if trainee_id is None:
+            abort(404)
         query = query.where(Attempt.user_id == trainee_id)
     kind = request.args.get("kind")
     if kind:
@@ -609,15 +608,17 @@ def export_attempts(group_id: int) -> Response:
                    _result(r.correct, r.timed_out), r.rule_id or "",
                    (r.rule_id or "").split(".", 1)[0], f"{r.elapsed_ms / 1000:.1f}", r.seed]
 
-    return _csv_response(rows(), f"attempts-group-{group.id}-{period.key}.csv")
+    return csv_response(rows(), f"attempts-group-{group.id}-{period.key}.csv")
 
 
-@bp.route("/groups/<int:group_id>/export/summary.csv")
+@bp.route("/groups/<id:group_id>/export/summary.csv")
 def export_summary(group_id: int) -> Response:
     """Download the group overview as CSV: one row per trainee and drill."""
     group = get_group_or_404(group_id)
     period = _period()
-    certification.record_results([m.user_id for m in group.memberships])
+    member_ids = [m.user_id for m in group.memberships]
+    drill_service.settle_overdue(user_ids=member_ids)
+    certification.record_results(member_ids)
     overview = dashboard.group_overview(group.id, period)
 
     def rows() -> Iterator[list[Any]]:
@@ -634,4 +635,4 @@ def export_summary(group_id: int) -> Response:
                        "" if f.median_ms is None else f"{f.median_ms / 1000:.1f}",
                        _utc(row.last_activity), str(READINESS_NAMES[row.verdict.status])]
 
-    return _csv_response(rows(), f"summary-group-{group.id}-{period.key}.csv")
+    return csv_response(rows(), f"summary-group-{group.id}-{period.key}.csv")

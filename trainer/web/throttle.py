@@ -1,7 +1,28 @@
-"""Login throttling: after repeated failures for a login or an address, wait."""
+"""Sign-in throttling, counted in the database so every worker sees the same counts.
+
+Every password check is reserved first: a ``LoginFailure`` row is written, in
+one short transaction that also counts the earlier ones, before the password is
+looked at. Only when the password is right is the row deleted again. Parallel
+guesses therefore cannot all pass the count before any of them is recorded:
+
+- PostgreSQL: a transaction-scoped advisory lock per address serialises the
+  count-and-insert of one address (which covers both the per-pair and the
+  per-address limits);
+- SQLite: the reservation's first statement is the insert, which takes the
+  database's single write lock until the commit.
+
+Limits (config, defaults): 5 checks per (login, address) and 50 per address in
+15 minutes, then refused with "try again in N minutes"; beyond 20 failures for
+a login from all addresses in an hour, each further check of that login first
+waits a growing delay (0.25 s doubling, at most 10 s), never a lock-out.
+"""
 from __future__ import annotations
 
+import hashlib
 import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -9,45 +30,114 @@ from flask import current_app
 from trainer.extensions import db
 from trainer.models import LoginFailure, utcnow
 
+# Advisory-lock class of the sign-in throttle (the two-int key space of
+# pg_advisory_xact_lock, apart from any single-bigint lock).
+_LOCK_CLASS = 0x5447
 
-def _window() -> timedelta:
-    return timedelta(minutes=current_app.config.get("LOGIN_THROTTLE_MINUTES", 15))
+# Tests replace this to see the delay without waiting for it.
+sleep: Callable[[float], None] = time.sleep
 
 
-def _oldest_blocking(column, value: str, limit: int, since: datetime) -> datetime | None:
-    """Return the failure that keeps ``value`` locked, or None when under the limit."""
-    rows = db.session.execute(
-        db.select(LoginFailure.at).where(column == value, LoginFailure.at >= since)
+@dataclass(frozen=True)
+class Reservation:
+    """The outcome of asking to check a password: refused, or a reserved check."""
+
+    login: str
+    address: str
+    wait_minutes: int = 0
+    failure_id: int | None = None
+    delay_seconds: float = 0.0
+
+    @property
+    def refused(self) -> bool:
+        """Tell whether the password must not be checked now."""
+        return self.wait_minutes > 0
+
+
+def _setting(name: str, default: int) -> int:
+    return int(current_app.config.get(name, default))
+
+
+def _lock(address: str) -> None:
+    """Serialise the reservations of one address until the transaction ends (PostgreSQL)."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return  # SQLite: the insert that follows takes the write lock.
+    digest = hashlib.blake2b(address.encode(), digest_size=4).digest()
+    key = int.from_bytes(digest, "big", signed=True)
+    db.session.execute(db.text("SELECT pg_advisory_xact_lock(:cls, :key)"),
+                       {"cls": _LOCK_CLASS, "key": key})
+
+
+def _count(*conditions: object) -> int:
+    return db.session.execute(
+        db.select(db.func.count(LoginFailure.id)).where(*conditions)
+    ).scalar_one()
+
+
+def _blocked_until(limit: int, since: datetime, window: timedelta, *conditions: object) -> datetime | None:
+    """Return when the failures matching ``conditions`` drop under ``limit``, or None if they are under it."""
+    times = db.session.execute(
+        db.select(LoginFailure.at).where(LoginFailure.at >= since, *conditions)
         .order_by(LoginFailure.at.desc()).limit(limit)
     ).scalars().all()
-    return rows[-1] if len(rows) >= limit else None
+    return times[-1] + window if len(times) >= limit else None
 
 
-def minutes_locked(login: str, address: str) -> int:
-    """Return how many minutes the login or the address must wait (0 when free)."""
+def reserve(login: str, address: str) -> Reservation:
+    """Count earlier failures and, when under the limits, record this check as a failure.
+
+    Both happen in one transaction under a lock, so two guesses at the same
+    moment are counted one after the other.
+    """
+    login, address = login[:64], address[:64]
+    db.session.commit()  # start a fresh transaction: the lock and the insert come first
+    _lock(address)
     now = utcnow()
-    window = _window()
+    window = timedelta(minutes=_setting("LOGIN_THROTTLE_MINUTES", 15))
     since = now - window
-    config = current_app.config
-    blocking = [
-        _oldest_blocking(LoginFailure.login, login,
-                         config.get("LOGIN_THROTTLE_PER_LOGIN", 5), since),
-        _oldest_blocking(LoginFailure.address, address,
-                         config.get("LOGIN_THROTTLE_PER_ADDRESS", 20), since),
-    ]
-    until = max((at + window for at in blocking if at is not None), default=None)
-    if until is None:
-        return 0
-    return max(1, math.ceil((until - now).total_seconds() / 60))
-
-
-def record_failure(login: str, address: str) -> None:
-    """Remember a failed sign-in."""
-    db.session.add(LoginFailure(login=login[:64], address=address[:64]))
+    reservation = LoginFailure(login=login, address=address, at=now)
+    db.session.add(reservation)
+    db.session.flush()
+    earlier = LoginFailure.id != reservation.id
+    until = max(
+        (moment for moment in (
+            _blocked_until(_setting("LOGIN_THROTTLE_PER_PAIR", 5), since, window, earlier,
+                           LoginFailure.login == login, LoginFailure.address == address),
+            _blocked_until(_setting("LOGIN_THROTTLE_PER_ADDRESS", 50), since, window, earlier,
+                           LoginFailure.address == address),
+        ) if moment is not None),
+        default=None,
+    )
+    if until is not None:
+        db.session.rollback()  # not checked, so not counted
+        return Reservation(login, address,
+                           wait_minutes=max(1, math.ceil((until - now).total_seconds() / 60)))
+    hour_ago = now - timedelta(hours=1)
+    failures_for_login = _count(earlier, LoginFailure.login == login, LoginFailure.at >= hour_ago)
+    # Rows older than every window are no longer needed.
+    db.session.execute(db.delete(LoginFailure).where(
+        LoginFailure.login == login, LoginFailure.at < min(since, hour_ago)))
+    failure_id = reservation.id
     db.session.commit()
+    return Reservation(login, address, failure_id=failure_id,
+                       delay_seconds=slowdown(failures_for_login))
 
 
-def clear_failures(login: str) -> None:
-    """Forget a login's failures after it signs in."""
-    db.session.execute(db.delete(LoginFailure).where(LoginFailure.login == login))
-    db.session.commit()
+def slowdown(failures: int) -> float:
+    """Return the seconds to wait before checking a login with this many failures in the last hour."""
+    free = _setting("LOGIN_SLOWDOWN_AFTER", 20)
+    if failures < free:
+        return 0.0
+    return min(0.25 * 2 ** (failures - free), float(_setting("LOGIN_SLOWDOWN_MAX_SECONDS", 10)))
+
+
+def wait(reservation: Reservation) -> None:
+    """Sleep the login's slowdown, if any, before its password is checked."""
+    if reservation.delay_seconds > 0:
+        sleep(reservation.delay_seconds)
+
+
+def succeeded(reservation: Reservation) -> None:
+    """Forget the pair's failures, this reservation included (committed with the sign-in)."""
+    db.session.execute(db.delete(LoginFailure).where(
+        LoginFailure.login == reservation.login, LoginFailure.address == reservation.address))

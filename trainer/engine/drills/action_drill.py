@@ -1,10 +1,28 @@
 """The ``action`` drill: call which seat receives the first pile from three dice."""
 from __future__ import annotations
 
+import itertools
 import random
 
-from ..action import POSITIONS, action_position, roll_dice, table_position
-from .base import Drill, DrillContext, Grade, register, require
+from ..action import POSITIONS, action_position, table_position
+from .base import Drill, DrillContext, Grade, register
+from .schema import Fields, Schema, Whole
+
+SEATS = tuple(range(1, POSITIONS + 1))
+# Every roll of three dice, by the position its total counts to.
+ROLLS: dict[int, list[tuple[int, int, int]]] = {}
+for _roll in itertools.product(range(1, 7), repeat=3):
+    ROLLS.setdefault(action_position(sum(_roll)), []).append(_roll)
+
+
+def position_of_seat(seat: int, banker_seat: int) -> int:
+    """Return a seat's position counted counter-clockwise from the banker (the banker is 1)."""
+    return (seat - banker_seat) % POSITIONS + 1
+
+
+def roll_to_seat(rng: random.Random, seat: int, banker_seat: int) -> list[int]:
+    """Roll three dice whose count from ``banker_seat`` lands on ``seat`` (any such roll alike)."""
+    return list(rng.choice(ROLLS[position_of_seat(seat, banker_seat)]))
 
 
 @register
@@ -15,11 +33,20 @@ class ActionDrill(Drill):
     title = "Call the action"
     default_time_limit_s = 10
     families = {"action": 1}
+    chance_level = 1 / POSITIONS
+
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+        """Return the seven seats."""
+        return {str(seat): {"seat": seat} for seat in SEATS}
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Roll three dice; now and then a player banks from another seat."""
-        dice = list(roll_dice(rng))
+        """Pick the seat that gets the first pile (evenly), the banker's seat, then the dice.
+
+        Now and then a player banks from another seat.
+        """
+        seat = rng.choice(SEATS)
         banker_seat = 1 if rng.random() < 0.7 else rng.randint(2, POSITIONS)
+        dice = roll_to_seat(rng, seat, banker_seat)
         others = [s for s in range(1, POSITIONS + 1) if s != banker_seat]
         occupied = sorted([banker_seat] + rng.sample(others, rng.randint(2, 6)))
         return {"dice": dice, "banker_seat": banker_seat, "occupied": occupied}
@@ -35,11 +62,17 @@ class ActionDrill(Drill):
             return "action.player-banker"
         return "action.banker" if position == 1 else "action.count"
 
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Answer ``{"seat": 1..7}``."""
+        return Fields({"seat": Whole(1, POSITIONS, "Pick one of the seven seats (1-7).")})
+
+    def probe(self, question: dict) -> dict:
+        """Answer seat 1."""
+        return {"seat": 1}
+
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Right when the trainee picked the seat the count lands on."""
-        seat = require(answer, "seat", int)
-        if not 1 <= seat <= POSITIONS:
-            raise ValueError("Pick one of the seven seats (1-7).")
+        seat = self.validate_answer(question, answer, context)["seat"]
         position, right = self._answer(question)
         total = sum(question["dice"])
         dead = "" if right in question["occupied"] else " That seat is empty: its pile is dead."

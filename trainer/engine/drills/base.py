@@ -4,16 +4,26 @@ A question is a JSON-ready dict holding only what the trainee may see; the answe
 key is worked out again from the question when grading, so it never has to be
 stored beside the question or sent to the browser. Questions are generated from
 ``random.Random(seed)`` and replay exactly from the seed and the context.
+
+Generator 2 balances every fixed answer set (the seed picks the right answer
+first, uniformly, then a question with that answer is drawn) and shuffles the
+cards it shows. The generator's number rides in the context, so questions of
+generator 1 (contexts stored without it) still replay from ``legacy``.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..house_way import DEFAULT_HOUSE_WAY
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
+from .schema import Schema
 
+# The question generator new questions are drawn by; contexts stored without one are 1.
+GENERATOR = 2
+GENERATORS = (1, 2)
 
 @dataclass(frozen=True, slots=True)
 class DrillContext:
@@ -23,6 +33,7 @@ class DrillContext:
     profile: str = DEFAULT_PROFILE
     foul_policy: str | None = None
     focus_rules: tuple[str, ...] = ()
+    generator: int = GENERATOR
 
     @property
     def table(self) -> TableProfile:
@@ -36,14 +47,17 @@ class DrillContext:
         """Return the JSON form stored with each question."""
         return {"house_way": self.house_way, "profile": self.profile,
                 "foul_policy": self.table.foul_policy.value,
-                "focus_rules": list(self.focus_rules)}
+                "focus_rules": list(self.focus_rules), "generator": self.generator}
 
     @classmethod
     def from_dict(cls, data: dict) -> "DrillContext":
         """Rebuild a context from its stored JSON form."""
+        generator = data.get("generator", 1)
+        if generator not in GENERATORS or isinstance(generator, bool):
+            raise ValueError(f"There is no question generator {generator!r}.")
         return cls(data.get("house_way", DEFAULT_HOUSE_WAY),
                    data.get("profile", DEFAULT_PROFILE), data.get("foul_policy"),
-                   tuple(data.get("focus_rules", ())))
+                   tuple(data.get("focus_rules", ())), generator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +90,17 @@ class Drill:
     default_time_limit_s: int = 10
     # Rule families this drill draws from, with their weights.
     families: dict[str, int] = {}
+    # What the best constant answer scores: 1 / the number of fixed answers, or
+    # None when the answer is free-form (cards to pick, amounts to pay).
+    chance_level: float | None = None
+
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict] | None:
+        """Return each fixed answer to ``question`` by name; None when the answer is free-form."""
+        return None
+
+    def balanced(self, context: DrillContext) -> bool:
+        """Tell whether no constant answer beats chance under ``context`` (its focus rules)."""
+        return True
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
         """Return a new question drawn from ``rng``."""
@@ -87,6 +112,23 @@ class Drill:
 
     def rule_of(self, question: dict, context: DrillContext) -> str:
         """Return the rule id a question tests (before it is answered)."""
+        raise NotImplementedError
+
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Return the exact shape of an answer to ``question`` (keys, types, lengths, ranges).
+
+        ``context`` is None when the group's settings are not known; a drill whose
+        answer depends on them (the foul check's reset) then accepts either form.
+        """
+        raise NotImplementedError
+
+    def validate_answer(self, question: dict, answer: Any,
+                        context: DrillContext | None = None) -> dict:
+        """Return the answer normalized by the drill's schema; raise ValueError if it does not fit."""
+        return self.answer_schema(question, context).check(answer)
+
+    def probe(self, question: dict) -> dict:
+        """Return a well-formed answer, graded only to learn the key when no usable answer came."""
         raise NotImplementedError
 
     def focus_family(self, rule_id: str) -> str:
@@ -122,7 +164,13 @@ def get_drill(slug: str) -> Drill:
 
 def new_question(slug: str, seed: int, context: DrillContext) -> dict:
     """Generate the question of drill ``slug`` for ``seed``; it replays exactly."""
-    question = get_drill(slug).generate(random.Random(seed), context)
+    drill = get_drill(slug)
+    if context.generator == GENERATOR:
+        question = drill.generate(random.Random(seed), context)
+    else:
+        from .legacy import GENERATORS as OLD
+
+        question = OLD.get(slug, drill.generate)(random.Random(seed), context)
     question["kind"] = slug
     question["seed"] = seed
     return question

@@ -3,18 +3,62 @@ from __future__ import annotations
 
 import random
 
-from ..cards import card_list, parse_cards
+from ..cards import Card, card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
 from ..house_way import load
 from ..profiles import FoulPolicy
 from ..setting import splits
-from .base import Drill, DrillContext, Grade, cards_in, register, require
+from .base import Drill, DrillContext, Grade, register
+from .schema import Cards, Fields, Flag, Schema
 from .dealing import deal_family
 from .house_way_drill import same_value
 
 
 BOUNDARY_RULES = frozenset(("foul.legal.same-pair", "foul.legal.same-top-ranks",
                             "foul.higher-cards-in-front", "foul.higher-pair-in-front"))
+ANSWERS = ("fouled", "legal")
+# The answers each family's questions have: a boundary hand is either.
+FAMILY_ANSWERS = {"fouled": frozenset({"fouled"}), "legal": frozenset({"legal"}),
+                  "boundary": frozenset(ANSWERS)}
+
+
+DEALS = ("pai-gow", "one-pair", "two-pair", "joker")
+
+
+def _legal_boundary(rng: random.Random) -> tuple[list[Card], list[Card]]:
+    """Build a legal hand on the boundary: the same pair, or the same two top cards, in both."""
+    if rng.random() < 0.25:
+        rank, *others = rng.sample(range(13), 4)
+        suits = rng.sample(range(4), 4)
+        front = [rank * 4 + suits[0], rank * 4 + suits[1]]
+        back = [rank * 4 + suits[2], rank * 4 + suits[3]]
+    else:
+        high, low = sorted(rng.sample(range(3, 13), 2), reverse=True)
+        others = rng.sample(range(low), 3)
+        a, b = rng.sample(range(4), 2), rng.sample(range(4), 2)
+        front = [high * 4 + a[0], low * 4 + b[0]]
+        back = [high * 4 + a[1], low * 4 + b[1]]
+    back += [r * 4 + rng.randrange(4) for r in others]
+    return [Card(c) for c in back], [Card(c) for c in front]
+
+
+def _shown(rng: random.Random, back, front) -> dict:
+    """Return a set hand as shown: the cards shuffled within the back and within the front."""
+    back, front = list(back), list(front)
+    rng.shuffle(back)
+    rng.shuffle(front)
+    return {"back": card_list(back), "front": card_list(front)}
+
+
+def _answer(rule: str) -> str:
+    return "legal" if rule.startswith("foul.legal") else "fouled"
+
+
+def _fits(rule: str, answer: str, family: str | None) -> bool:
+    """Tell whether a setting's rule has ``answer`` and belongs to ``family`` (None: any)."""
+    if _answer(rule) != answer:
+        return False
+    return family != "boundary" or rule in BOUNDARY_RULES
 
 
 def foul_rule(back, front, wheel: str) -> str:
@@ -45,7 +89,8 @@ class FoulCheckDrill(Drill):
     slug = "foul-check"
     title = "Spot the foul"
     default_time_limit_s = 10
-    families = {"fouled": 5, "boundary": 4, "legal": 2}
+    families = {"fouled": 5, "boundary": 4, "legal": 5}
+    chance_level = 1 / 2
 
     def focus_family(self, rule_id: str) -> str:
         """Map a foul rule id back to the family that asks it."""
@@ -53,39 +98,101 @@ class FoulCheckDrill(Drill):
             return "boundary"
         return "legal" if rule_id.startswith("foul.legal") else "fouled"
 
+    def answers_of(self, family: str) -> frozenset[str]:
+        """Return the answers ("legal", "fouled") a family's questions can have."""
+        return FAMILY_ANSWERS[family]
+
+    def _focus(self, context: DrillContext) -> list[str]:
+        return [f for f in (self.focus_family(r) for r in context.focus_rules
+                            if r.startswith("foul.")) if f in self.families]
+
+    def balanced(self, context: DrillContext) -> bool:
+        """Tell whether the focus families ask both legal and fouled hands."""
+        focus = self._focus(context)
+        return not focus or set().union(*(FAMILY_ANSWERS[f] for f in focus)) == set(ANSWERS)
+
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+        """Return the two answers: legal, and fouled (with the house-way reset when due)."""
+        fouled: dict = {"fouled": True}
+        if context.table.foul_policy == FoulPolicy.HOUSE_WAY:
+            # Called fouled, a hand carries its reset front: the house way's, when it is fouled.
+            back = parse_cards(question["back"], 5)
+            front = parse_cards(question["front"], 2)
+            reset = load(context.house_way).set(back + front, context.table.wheel)
+            fouled["front"] = card_list(reset.front)
+        return {"legal": {"fouled": False}, "fouled": fouled}
+
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Deal a hand and pick a fouled, a boundary or a plainly legal setting."""
+        """Pick legal or fouled first (evenly), then a family and a hand set that way.
+
+        With focus rules ("my mistakes") the answer is drawn from those the focus
+        families can ask and the family from the focus; the shown cards are shuffled.
+        """
         wheel = context.table.wheel
-        family = self.pick_family(rng, context)
-        for _ in range(60):
-            seven = deal_family(rng, rng.choice(["pai-gow", "one-pair", "two-pair",
-                                                 "joker"]), context.house_way, wheel)
+        focus = self._focus(context)
+        answer = rng.choice(sorted(set().union(*(FAMILY_ANSWERS[f] for f in focus))
+                                   if focus else ANSWERS))
+        if focus:
+            family = rng.choice([f for f in focus if answer in FAMILY_ANSWERS[f]])
+        else:
+            names = sorted(f for f in self.families if answer in FAMILY_ANSWERS[f])
+            family = rng.choices(names, weights=[self.families[n] for n in names])[0]
+        spare = None
+        if (family, answer) == ("boundary", "legal"):
+            # Rare in dealt hands: build one (the same pair, or the same top cards, on both sides).
+            for _ in range(50):
+                back, front = _legal_boundary(rng)
+                if _fits(foul_rule(back, front, wheel), answer, family):
+                    return _shown(rng, back, front)
+        for tries in range(200):
+            seven = deal_family(rng, rng.choice(DEALS), context.house_way, wheel)
             ways = splits(seven)
-            rules = [foul_rule(w.back, w.front, wheel) for w in ways]
-            if family == "fouled":
-                pick = [w for w, r in zip(ways, rules) if not r.startswith("foul.legal")]
-            elif family == "boundary":
-                pick = [w for w, r in zip(ways, rules) if r in BOUNDARY_RULES]
-            else:
-                pick = [w for w, r in zip(ways, rules) if r.startswith("foul.legal")]
-            if pick:
-                way = rng.choice(pick)
-                return {"back": card_list(way.back), "front": card_list(way.front)}
-        way = ways[0]
-        return {"back": card_list(way.back), "front": card_list(way.front)}
+            rng.shuffle(ways)
+            # The first fit in a shuffled order: any fitting setting alike.
+            spare = next((w for w in ways if _fits(foul_rule(w.back, w.front, wheel), answer,
+                                                   family if tries < 60 else None)), None)
+            if spare is not None:
+                break
+        way = spare or ways[0]
+        return _shown(rng, way.back, way.front)
 
     def rule_of(self, question: dict, context: DrillContext) -> str:
         """Return the foul rule the hand turns on."""
         return foul_rule(parse_cards(question["back"], 5),
                          parse_cards(question["front"], 2), context.table.wheel)
 
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Answer ``{"fouled": bool}``; a hand called fouled may carry its reset front.
+
+        Under the ``house_way`` foul policy a hand called fouled must carry the
+        two front cards it is reset to, whether or not it really is fouled, so
+        the shape of the answer never depends on the right answer.
+        """
+        reset_needed = context is not None and context.table.foul_policy == FoulPolicy.HOUSE_WAY
+
+        def reset_rules(answer: dict) -> None:
+            if not answer["fouled"] and "front" in answer:
+                raise ValueError("Only a hand called fouled is reset: send no front cards.")
+            if answer["fouled"] and reset_needed and "front" not in answer:
+                raise ValueError("The answer is missing 'front': under the house-way foul "
+                                 "policy a hand called fouled is reset, so name its two "
+                                 "front cards.")
+
+        seven = list(question["back"]) + list(question["front"])
+        return Fields({"fouled": Flag()}, {"front": Cards(2, seven, "front")}, then=reset_rules)
+
+    def probe(self, question: dict) -> dict:
+        """Call the hand legal."""
+        return {"fouled": False}
+
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Right when legal/fouled is right (and, under ``house_way``, the reset too)."""
+        answer = self.validate_answer(question, answer, context)
         wheel = context.table.wheel
         back = parse_cards(question["back"], 5)
         front = parse_cards(question["front"], 2)
         fouled = rank5(back, wheel) < rank2(front)
-        said = require(answer, "fouled", bool)
+        said = answer["fouled"]
         rule = foul_rule(back, front, wheel)
         b, f = evaluate5(back, wheel), evaluate2(front)
         text = (f"Back: {b.description}. Front: {f.description}. "
@@ -98,9 +205,7 @@ class FoulCheckDrill(Drill):
             key["reset"] = reset.as_dict()
             text += f" Reset the house way: {reset.explanation}."
             if correct:
-                seven = card_list(back + front)
-                chosen = cards_in(require(answer, "front", list), seven, 2, "front")
-                new_front = parse_cards(chosen, 2)
+                new_front = parse_cards(answer["front"], 2)
                 new_back = tuple(c for c in back + front if c not in new_front)
                 correct = same_value(new_back, new_front, reset.back, reset.front, wheel)
         return Grade(correct, rule, key, text)

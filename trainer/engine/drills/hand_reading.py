@@ -5,7 +5,8 @@ import random
 
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
-from .base import Drill, DrillContext, Grade, register, require
+from .base import Drill, DrillContext, Grade, register
+from .schema import Fields, OneOf, Schema
 
 CATEGORY_WEIGHTS = {
     Category.FIVE_ACES: 1, Category.ROYAL_FLUSH: 2, Category.STRAIGHT_FLUSH: 3,
@@ -60,6 +61,14 @@ def _copy_of(rng: random.Random, hand: tuple[Card, ...]) -> tuple[Card, ...] | N
     return tuple(out)
 
 
+CATEGORIES = tuple(Category)
+WINNERS = ("a", "b", "copy")
+# Naming families (the answer is one of the categories) and comparing ones (a, b or copy).
+NAMING = ("category", "joker")
+# Of all questions, naming ones: 7 in 12; comparing ones: 5 in 12.
+NAMING_SHARE = 7 / 12
+
+
 @register
 class HandReadingDrill(Drill):
     """Name a five-card hand's category, or say which of two hands wins."""
@@ -67,41 +76,61 @@ class HandReadingDrill(Drill):
     slug = "hand-reading"
     title = "Read the hand"
     default_time_limit_s = 10
-    families = {"category": 4, "joker": 3, "compare-five": 2, "compare-two": 1,
-                "copy": 2}
+    families = {"category": 4, "joker": 3, "compare-five": 3, "compare-two": 2}
+    # A constant answer for each kind of question: 1 in 11 when naming, 1 in 3 when comparing.
+    chance_level = NAMING_SHARE / len(CATEGORIES) + (1 - NAMING_SHARE) / len(WINNERS)
 
     def focus_family(self, rule_id: str) -> str:
-        """Map a reading rule id back to the family that asks it."""
+        """Map a reading rule id back to the family that asks it (copies are comparisons)."""
         parts = rule_id.split(".")
-        if parts[1:2] == ["copy"]:
-            return "copy"
-        if parts[1:2] == ["compare"]:
+        if parts[1:2] in (["copy"], ["compare"]):
             return "compare-two" if parts[-1] == "two" else "compare-five"
         return "joker" if parts[-1] == "joker" else "category"
 
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+        """Return every category when naming, else a, b and copy."""
+        if question["mode"] == "category":
+            return {c.slug: {"category": c.slug} for c in CATEGORIES}
+        return {w: {"winner": w} for w in WINNERS}
+
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Draw a naming or a comparing question, joker hands often."""
+        """Pick a family, then the answer evenly (a category, or a / b / copy), then the hands."""
         family = self.pick_family(rng, context)
         cats = list(CATEGORY_WEIGHTS)
         weights = list(CATEGORY_WEIGHTS.values())
-        if family in ("category", "joker"):
-            category = rng.choices(cats, weights)[0]
-            hand = deal_category(rng, category, family == "joker")
+        if family in NAMING:
+            hand = list(deal_category(rng, rng.choice(CATEGORIES), family == "joker"))
+            rng.shuffle(hand)
             return {"mode": "category", "hand": card_list(hand)}
-        if family == "compare-two" or (family == "copy" and rng.random() < 0.4):
-            a = tuple(Card(c) for c in rng.sample(range(53), 2))
-        else:
-            a = deal_category(rng, rng.choices(cats, weights)[0], rng.random() < 0.2)
-        b = _copy_of(rng, a) if family == "copy" else None
-        if b is None:
-            deck = [c for c in range(53) if c not in a]
-            if len(a) == 5:
-                b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6
-                                  else rng.choices(cats, weights)[0], False)
-                if set(a) & set(b):
-                    b = tuple(Card(c) for c in rng.sample(deck, 5))
+        winner = rng.choice(WINNERS)
+        wheel = context.table.wheel
+        for _ in range(500):
+            if family == "compare-two":
+                a = tuple(Card(c) for c in rng.sample(range(53), 2))
             else:
-                b = tuple(Card(c) for c in rng.sample(deck, 2))
+                a = deal_category(rng, rng.choices(cats, weights)[0], rng.random() < 0.2)
+            if winner == "copy":
+                b = _copy_of(rng, a)
+                if b is None or compare(a, b, wheel) is not Outcome.COPY:
+                    continue
+            else:
+                deck = [c for c in range(53) if c not in a]
+                if len(a) == 5:
+                    b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6
+                                      else rng.choices(cats, weights)[0], False)
+                    if set(a) & set(b):
+                        b = tuple(Card(c) for c in rng.sample(deck, 5))
+                else:
+                    b = tuple(Card(c) for c in rng.sample(deck, 2))
+                outcome = compare(a, b, wheel)
+                if outcome is Outcome.COPY:
+                    continue
+                if (outcome is Outcome.WIN) != (winner == "a"):
+                    a, b = b, a
+            break
+        a, b = list(a), list(b)
+        rng.shuffle(a)
+        rng.shuffle(b)
         return {"mode": "compare", "a": card_list(a), "b": card_list(b)}
 
     def _key(self, question: dict, wheel: str):
@@ -124,15 +153,21 @@ class HandReadingDrill(Drill):
         """Return the reading rule the question tests."""
         return self._key(question, context.table.wheel)[1]
 
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Answer ``{"category": <a category>}`` or ``{"winner": "a" | "b" | "copy"}``."""
+        if question["mode"] == "category":
+            return Fields({"category": OneOf([c.slug for c in Category],
+                                             "That is not a hand category: name one of them.")})
+        return Fields({"winner": OneOf(("a", "b", "copy"), "Answer a, b or copy.")})
+
+    def probe(self, question: dict) -> dict:
+        """Answer high card, or hand A."""
+        return {"category": "high_card"} if question.get("mode") == "category" else {"winner": "a"}
+
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Grade a category name or a winner ("a", "b" or "copy")."""
+        answer = self.validate_answer(question, answer, context)
         key, rule, text = self._key(question, context.table.wheel)
         if question["mode"] == "category":
-            given = require(answer, "category", str)
-            if given not in {c.slug for c in Category}:
-                raise ValueError(f"{given!r} is not a hand category.")
-            return Grade(given == key, rule, {"category": key}, text)
-        given = require(answer, "winner", str)
-        if given not in ("a", "b", "copy"):
-            raise ValueError("Answer a, b or copy.")
-        return Grade(given == key, rule, {"winner": key}, text)
+            return Grade(answer["category"] == key, rule, {"category": key}, text)
+        return Grade(answer["winner"] == key, rule, {"winner": key}, text)

@@ -7,7 +7,8 @@ from ..cards import card_list, parse_cards
 from ..hands import rank2, rank5
 from ..house_way import load
 from ..setting import is_foul
-from .base import Drill, DrillContext, Grade, cards_in, register, require
+from .base import Drill, DrillContext, Grade, register
+from .schema import Cards, Fields, Schema
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 
 
@@ -27,9 +28,10 @@ class HouseWayDrill(Drill):
     families = HOUSE_WAY_FAMILIES
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Deal seven cards of a weighted rule family."""
+        """Deal seven cards of a weighted rule family, shown in shuffled order."""
         family = self.pick_family(rng, context)
-        cards = deal_family(rng, family, context.house_way, context.table.wheel)
+        cards = list(deal_family(rng, family, context.house_way, context.table.wheel))
+        rng.shuffle(cards)
         return {"cards": card_list(cards)}
 
     def key(self, question: dict, context: DrillContext):
@@ -41,10 +43,17 @@ class HouseWayDrill(Drill):
         """Return the house-way rule id that decides the hand."""
         return self.key(question, context).rule
 
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Answer ``{"front": [two of the seven cards]}``."""
+        return Fields({"front": Cards(2, question["cards"], "front")})
+
+    def probe(self, question: dict) -> dict:
+        """Put the first two cards in front."""
+        return {"front": list(question["cards"][:2])}
+
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Right when the trainee's back and front have the house way's values."""
-        front = cards_in(require(answer, "front", list), question["cards"], 2,
-                         "front")
+        front = self.validate_answer(question, answer, context)["front"]
         wheel = context.table.wheel
         seven = parse_cards(question["cards"], 7)
         front_cards = parse_cards(front, 2)

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import random
 
-from ..action import POSITIONS, action_position, deal_order, pile_order, roll_dice, table_position
+from ..action import POSITIONS, action_position, deal_order, pile_order, table_position
 from ..cards import card_list, deal_piles, parse_cards
 from ..house_way import load, rule_family
 from ..setting import is_foul, splits
 from ..settlement import Result, banker_commission_cents, payout_cents, settle
-from .base import Drill, DrillContext, Grade, cards_in, register, require
+from .action_drill import SEATS, roll_to_seat
+from .base import Drill, DrillContext, Grade, register
+from .schema import MAX_CENTS, Cards, Fields, ListOf, Maybe, OneOf, Schema, Whole
 from .house_way_drill import same_value
-from .settlement_drill import BETS_DOLLARS
+from .settlement_drill import BETS_DOLLARS, queen_high_note
 
 STEPS = ("action", "banker", "settle")
 PLAYER_BANKER_RATE = 0.25
@@ -52,16 +54,28 @@ class RoundDrill(Drill):
     default_time_limit_s = 60
     families = {"round": 1}
     steps = STEPS
+    # Only the action step has fixed answers (1 in 7); the banker and settle steps are free-form.
+    step_chance_levels = (1 / POSITIONS, None, None)
+
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict] | None:
+        """Return the seven seats at the action step; the other steps are free-form."""
+        if question.get("step") != "action":
+            return None
+        return {str(seat): {"seat": seat} for seat in SEATS}
 
     # --- the deal --------------------------------------------------------------
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Roll the dice, seat the table, deal seven piles and set the players' hands."""
+        """Pick the action's seat (evenly), roll dice that land there, deal and set the hands.
+
+        The players' cards are shuffled within the back and the front as shown.
+        """
         table = context.table
         way = load(context.house_way)
-        dice = list(roll_dice(rng))
+        action_seat = rng.randint(1, POSITIONS)
         player_banker = rng.random() < PLAYER_BANKER_RATE
         banker_seat = rng.randint(2, POSITIONS) if player_banker else DEALER_SEAT
+        dice = roll_to_seat(rng, action_seat, banker_seat)
         others = [s for s in range(1, POSITIONS + 1) if s not in (banker_seat, DEALER_SEAT)]
         # The dealer's seat always has a hand: the house banks, or it plays the player-banker.
         count = rng.randint(1, 5) if player_banker else rng.randint(1, 6)
@@ -75,7 +89,10 @@ class RoundDrill(Drill):
                 continue
             seven = piles[pile]
             house = seat == DEALER_SEAT
-            back, front = self._set(rng, seven, way, table.wheel, house)
+            back, front = (list(cards) for cards in
+                           self._set(rng, seven, way, table.wheel, house))
+            rng.shuffle(back)
+            rng.shuffle(front)
             players.append({"seat": seat, "back": card_list(back), "front": card_list(front),
                             "bet_cents": rng.choice(bets)})
         players.sort(key=lambda p: p["seat"])
@@ -124,8 +141,57 @@ class RoundDrill(Drill):
         if step == "action":
             return {"seat": 1}
         if step == "banker":
-            return {"front": question["banker_cards"][:2]}
-        return {"order": [], "banker_commission_cents": 0}
+            return {"front": list(question["banker_cards"][:2])}
+        if question["banker_seat"] != DEALER_SEAT:
+            return {"order": [], "banker_commission_cents": 0}
+        return {"order": []}
+
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Return the shape of the step's answer.
+
+        ``action``: ``{"seat": 1..7}``; ``banker``: ``{"front": [two of the banker's
+        seven]}``; ``settle``: ``{"order": [{"seat", "action": "take"}, {"seat",
+        "action": "pay", "paid_cents"}, ...]}`` naming each seat with a hand at most
+        once, plus ``banker_commission_cents`` when a player banks (and only then).
+        """
+        step = question.get("step")
+        if step == "action":
+            return Fields({"seat": Whole(1, POSITIONS, "Pick one of the seven seats (1-7).")})
+        if step == "banker":
+            return Fields({"front": Cards(2, question["banker_cards"], "front")})
+        if step != "settle":
+            raise ValueError("This round question has no step.")
+        seats = [p["seat"] for p in question["players"]]
+
+        def entry_rules(entry: dict) -> None:
+            if entry["seat"] not in seats:
+                raise ValueError("Settle only the seats that have a hand.")
+            paid = entry.get("paid_cents")
+            if entry["action"] == "pay" and paid is None:
+                raise ValueError(f"Seat {entry['seat']}: enter the amount paid, in cents, "
+                                 "as a whole number.")
+            if entry["action"] == "take" and paid is not None:
+                raise ValueError(f"Seat {entry['seat']}: a bet that is taken is not paid.")
+
+        def once_each(answer: dict) -> None:
+            settled: list[int] = []
+            for entry in answer["order"]:
+                if entry["seat"] in settled:
+                    raise ValueError(f"Seat {entry['seat']} is settled twice.")
+                settled.append(entry["seat"])
+
+        entry = Fields(
+            {"seat": Whole(1, POSITIONS, "Settle only the seats that have a hand."),
+             "action": OneOf(("take", "pay"), "Each seat you settle: take the bet or pay it.")},
+            {"paid_cents": Maybe(Whole(0, MAX_CENTS, "Enter each amount paid in whole cents, "
+                                                     f"up to {MAX_CENTS:,}."))},
+            then=entry_rules)
+        fields: dict[str, Schema] = {"order": ListOf(
+            entry, 0, POSITIONS, f"Settle each seat at most once: a table has {POSITIONS} seats.")}
+        if question["banker_seat"] != DEALER_SEAT:
+            fields["banker_commission_cents"] = Whole(
+                0, MAX_CENTS, "Enter the commission the player-banker pays, in cents.")
+        return Fields(fields, then=once_each)
 
     def rule_of(self, question: dict, context: DrillContext) -> str:
         """Return the rule id the step tests: ``round.action``, ``round.banker.<family>``, ``round.settle``."""
@@ -141,6 +207,7 @@ class RoundDrill(Drill):
 
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Grade one step of the round."""
+        answer = self.validate_answer(question, answer, context)
         step = question.get("step")
         if step == "action":
             return self._grade_action(question, answer, context)
@@ -151,9 +218,7 @@ class RoundDrill(Drill):
         raise ValueError("This round question has no step.")
 
     def _grade_action(self, question: dict, answer: dict, context: DrillContext) -> Grade:
-        seat = require(answer, "seat", int)
-        if not 1 <= seat <= POSITIONS:
-            raise ValueError("Pick one of the seven seats (1-7).")
+        seat = answer["seat"]
         total, banker_seat = sum(question["dice"]), question["banker_seat"]
         position = action_position(total)
         right = table_position(banker_seat, position)
@@ -175,7 +240,7 @@ class RoundDrill(Drill):
 
     def _grade_banker(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         cards = question["banker_cards"]
-        front = parse_cards(cards_in(require(answer, "front", list), cards, 2, "front"), 2)
+        front = parse_cards(answer["front"], 2)
         seven = parse_cards(cards, 7)
         back = tuple(c for c in seven if c not in front)
         key = self._banker_key(question, context)
@@ -194,34 +259,18 @@ class RoundDrill(Drill):
                 for p in question["players"]]
 
     def _grade_settle(self, question: dict, answer: dict, context: DrillContext) -> Grade:
-        order = require(answer, "order", list)
+        order = answer["order"]
         players = question["players"]
         seats = [p["seat"] for p in players]
         settled = dict(zip(seats, self.settle_all(question, context)))
         bets = {p["seat"]: p["bet_cents"] for p in players}
         given: list[tuple[int, str, int | None]] = []
         for entry in order:
-            if not isinstance(entry, dict):
-                raise ValueError("Each settled seat must be an object.")
-            seat = entry.get("seat")
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in settled:
-                raise ValueError("Settle only the seats that have a hand.")
-            if any(seat == g[0] for g in given):
-                raise ValueError(f"Seat {seat} is settled twice.")
-            action = entry.get("action")
-            if action not in ("take", "pay"):
-                raise ValueError(f"Seat {seat}: take the bet or pay it.")
-            paid = entry.get("paid_cents")
-            if action == "pay" and (isinstance(paid, bool) or not isinstance(paid, int)
-                                    or paid < 0):
-                raise ValueError(f"Seat {seat}: enter the amount paid, in cents, as a "
-                                 "whole number.")
-            given.append((seat, action, paid if action == "pay" else None))
+            action = entry["action"]
+            given.append((entry["seat"], action,
+                          entry.get("paid_cents") if action == "pay" else None))
         player_banker = question["banker_seat"] != DEALER_SEAT
         banker_paid = answer.get("banker_commission_cents") if player_banker else None
-        if player_banker and (isinstance(banker_paid, bool) or not isinstance(banker_paid, int)
-                              or banker_paid < 0):
-            raise ValueError("Enter the commission the player-banker pays, in cents.")
 
         losers = [s for s in seats if settled[s].outcome is Result.LOSE]
         winners = [s for s in seats if settled[s].outcome is Result.WIN]
@@ -273,6 +322,7 @@ class RoundDrill(Drill):
                 "then winners are paid net of commission; pushes are left in place.")
         if "round.settle.order" in errors:
             text += " A winner was paid before every loser was taken."
+        text += queen_high_note(question["banker"], context)
         if player_banker:
             text += (f" The bank's net is ${correct_answer['banker_net_cents'] / 100:.2f}; "
                      f"its commission is "

@@ -4,13 +4,20 @@ from __future__ import annotations
 import random
 
 from ..cards import Card, card_list, parse_cards
-from ..hands import Outcome, rank2, rank5
+from ..hands import Outcome
 from ..house_way import load
+from ..profiles import FoulPolicy
 from ..setting import is_foul, splits
 from ..settlement import Result, is_queen_high_pai_gow, payout_cents, settle
-from .base import Drill, DrillContext, Grade, register, require
+from .base import Drill, DrillContext, Grade, register
+from .schema import MAX_CENTS, Each, Fields, Maybe, OneOf, Schema, Whole
 
-CASES = {"win": 4, "push": 4, "lose": 4, "copy": 3, "foul": 2}
+OUTCOMES = ("win", "push", "lose")
+# How a seat's outcome is dealt: a plain set hand, a copy of the banker's front, a foul.
+HOW = {"win": ("plain",), "push": ("plain", "plain", "copy"),
+       "lose": ("plain", "plain", "copy", "foul")}
+BANKER_TRIES = 40
+PLAYER_TRIES = 30
 BETS_DOLLARS = (2, 5, 5, 10, 13, 15, 20, 20, 25, 25, 33, 40, 50, 55, 75, 100)
 # The order in which a table's hardest case names the whole question's rule.
 PRIORITY = ("settlement.queen-high", "settlement.foul", "settlement.copy-push",
@@ -22,11 +29,40 @@ def position_rule(s, queen_high: bool) -> str:
     """Name the settlement rule that applies to one settled position."""
     if s.fouled and s.reset_back is None:
         return "settlement.foul"
-    if queen_high and s.back is Outcome.WIN and s.front is Outcome.WIN:
+    if queen_high:
+        # No-commission: every bet pushes against a queen-high pai gow banker.
         return "settlement.queen-high"
     if Outcome.COPY in (s.back, s.front):
         return "settlement.copy-push" if s.outcome is Result.PUSH else "settlement.copy-lose"
     return f"settlement.{s.outcome.value}"
+
+
+def position_schema(seat: int) -> Schema:
+    """Return the shape of one position's settlement: an outcome, and an amount for a winner."""
+    amount = f"Seat {seat}: enter the amount paid, in cents, as a whole number up to {MAX_CENTS:,}."
+
+    def amount_for_winners(answer: dict) -> None:
+        paid = answer.get("paid_cents")
+        if answer["outcome"] == "win" and paid is None:
+            raise ValueError(amount)
+        if answer["outcome"] != "win" and paid is not None:
+            raise ValueError(f"Seat {seat}: only a winner is paid; leave the amount empty.")
+
+    return Fields({"outcome": OneOf(("win", "push", "lose"),
+                                    f"Seat {seat}: mark it win, push or lose.")},
+                  {"paid_cents": Maybe(Whole(0, MAX_CENTS, amount))}, then=amount_for_winners)
+
+
+def queen_high_note(banker: dict, context: DrillContext) -> str:
+    """Explain the no-commission push when the banker's seven are a queen-high pai gow."""
+    seven = parse_cards(banker["back"] + banker["front"], 7)
+    if not (context.table.no_commission and is_queen_high_pai_gow(seven)):
+        return ""
+    foul = ("a fouled hand is reset the house way and pushes too"
+            if context.table.foul_policy == FoulPolicy.HOUSE_WAY
+            else "only a fouled hand still loses")
+    return (" The banker's seven cards are a queen-high pai gow: at a no-commission "
+            f"table every bet pushes, whatever it would have been; {foul}.")
 
 
 def _queen_high_banker(rng: random.Random) -> list[int]:
@@ -46,75 +82,110 @@ class SettlementDrill(Drill):
     title = "Settle the table"
     default_time_limit_s = 30
     families = {"settlement": 1}
+    # The answer holds amounts (free-form); each seat's outcome alone is one of three.
+    chance_level = None
+    position_chance_level = 1 / len(OUTCOMES)
+
+    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+        """Return one outcome for every seat (a winner paid the right amount), per outcome.
+
+        The settlement is graded seat by seat (``Grade.parts``): each seat's
+        outcome is one of three, so a constant outcome settles a third of the seats.
+        """
+        pay = payout_cents
+        return {outcome: {"positions": [
+            {"outcome": outcome, "paid_cents": pay(p["bet_cents"], context.table)}
+            if outcome == "win" else {"outcome": outcome}
+            for p in question["positions"]]} for outcome in OUTCOMES}
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict:
-        """Deal the banker (set the house way) and two to six players."""
+        """Pick each seat's outcome first (evenly), then deal a banker and hands that settle so.
+
+        A hand is checked with ``settle`` under the group's table rules, so copies,
+        fouls (and their reset) and the no-commission queen-high push count as
+        they are settled. Shown cards are shuffled within each back and front.
+        """
         table = context.table
         way = load(context.house_way)
         wheel = table.wheel
-        if table.no_commission and rng.random() < 0.3:
-            banker_seven = _queen_high_banker(rng)
-        else:
-            banker_seven = rng.sample(range(53), 7)
-        banker = way.set(banker_seven, wheel)
-        used = set(banker_seven)
         n = rng.randint(2, 6)
         seats = sorted(rng.sample(range(2, 8), n))
+        targets = [rng.choice(OUTCOMES) for _ in seats]
         limits = [d * 100 for d in BETS_DOLLARS
                   if table.min_bet_cents <= d * 100 <= table.max_bet_cents]
-        positions = []
-        for seat in seats:
-            case = rng.choices(list(CASES), weights=list(CASES.values()))[0]
-            back, front = self._player(rng, case, used, banker, way, wheel)
-            used.update(back + front)
-            positions.append({"seat": seat, "back": card_list(back),
-                              "front": card_list(front),
-                              "bet_cents": rng.choice(limits or [table.min_bet_cents])})
-        return {"banker": {"back": card_list(banker.back),
-                           "front": card_list(banker.front)},
+        bets = [rng.choice(limits or [table.min_bet_cents]) for _ in seats]
+        # A no-commission table where no seat is to win gets a queen-high pai gow banker
+        # (every bet pushes but a fouled one under the lose policy; if the seats'
+        # outcomes cannot all be dealt against one, a plain banker after five tries).
+        queen = table.no_commission and "win" not in targets
+        for tries in range(BANKER_TRIES):
+            if queen and tries < 5:
+                banker_seven = _queen_high_banker(rng)
+            else:
+                banker_seven = rng.sample(range(53), 7)
+            banker = way.set(banker_seven, wheel)
+            used = set(banker_seven)
+            positions = []
+            for seat, target, bet in zip(seats, targets, bets):
+                hand = self._player(rng, target, used, banker, bet, context,
+                                    last=tries == BANKER_TRIES - 1)
+                if hand is None:
+                    break
+                back, front = list(hand[0]), list(hand[1])
+                used.update(back + front)
+                rng.shuffle(back)
+                rng.shuffle(front)
+                positions.append({"seat": seat, "back": card_list(back),
+                                  "front": card_list(front), "bet_cents": bet})
+            else:
+                break
+        banker_back, banker_front = list(banker.back), list(banker.front)
+        rng.shuffle(banker_back)
+        rng.shuffle(banker_front)
+        return {"banker": {"back": card_list(banker_back), "front": card_list(banker_front)},
                 "positions": positions}
 
-    def _player(self, rng, case, used, banker, way, wheel):
+    def _player(self, rng, target, used, banker, bet, context, last=False):
+        """Deal a player's set hand that settles ``target`` against the banker, or None."""
+        table, wheel = context.table, context.table.wheel
         deck = [c for c in range(53) if c not in used]
-        best = None
-        for _ in range(40):
-            if case == "copy":
-                ranks = sorted(c.rank for c in banker.front)
+        ways = HOW[target]
+        first = rng.choice(ways)
+        hand = None
+        for tries in range(PLAYER_TRIES):
+            how = first if tries < PLAYER_TRIES // 2 else ways[tries % len(ways)]
+            if how == "copy":
                 pick = []
-                for r in ranks:
+                for r in sorted(c.rank for c in banker.front):
                     options = [c for c in deck if Card(c).rank == r and c not in pick
                                and c != 52]
                     if not options:
                         break
                     pick.append(rng.choice(options))
-                if len(pick) == 2:
-                    rest = rng.sample([c for c in deck if c not in pick], 5)
-                    if not is_foul(rest, pick, wheel):
-                        return tuple(Card(c) for c in rest), tuple(Card(c) for c in pick)
-                case = "push"
-                continue
-            seven = rng.sample(deck, 7)
-            if case == "foul":
-                fouled = [w for w in splits(seven) if is_foul(w.back, w.front, wheel)]
-                if fouled:
-                    w = rng.choice(fouled)
-                    return w.back, w.front
-                continue
-            if rng.random() < 0.8:
-                s = way.set(seven, wheel)
-                back, front = s.back, s.front
+                if len(pick) < 2:
+                    continue
+                rest = rng.sample([c for c in deck if c not in pick], 5)
+                if is_foul(rest, pick, wheel):
+                    continue
+                hand = tuple(Card(c) for c in rest), tuple(Card(c) for c in pick)
             else:
-                legal = [w for w in splits(seven) if not is_foul(w.back, w.front, wheel)]
-                w = rng.choice(legal)
-                back, front = w.back, w.front
-            pb, bb = rank5(back, wheel), rank5(banker.back, wheel)
-            pf, bf = rank2(front), rank2(banker.front)
-            outcome = ("win" if pb > bb and pf > bf else
-                       "lose" if (pb <= bb and pf <= bf) else "push")
-            best = (back, front)
-            if outcome == case:
-                return best
-        return best
+                seven = rng.sample(deck, 7)
+                if how == "foul":
+                    fouled = [w for w in splits(seven) if is_foul(w.back, w.front, wheel)]
+                    if not fouled:
+                        continue
+                    w = rng.choice(fouled)
+                elif rng.random() < 0.8:
+                    w = load(context.house_way).set(seven, wheel)
+                else:
+                    w = rng.choice([w for w in splits(seven)
+                                    if not is_foul(w.back, w.front, wheel)])
+                hand = tuple(w.back), tuple(w.front)
+            result = settle(hand[0], hand[1], banker.back, banker.front, bet, table,
+                            context.house_way)
+            if result.outcome.value == target:
+                return hand
+        return hand if last else None
 
     def settle_all(self, question: dict, context: DrillContext) -> list:
         """Settle every position of the question under the group's table rules."""
@@ -136,27 +207,29 @@ class SettlementDrill(Drill):
         rules = self._rules(question, context, self.settle_all(question, context))
         return min(rules, key=PRIORITY.index)
 
+    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+        """Answer ``{"positions": [{"outcome": ..., "paid_cents": ...}, ...]}``, one per position.
+
+        A winner carries the amount paid in whole cents; a push or a loser carries
+        no amount (``null`` or none at all).
+        """
+        return Fields({"positions": Each(
+            [position_schema(p["seat"]) for p in question["positions"]],
+            "Settle all {wanted} positions; {given} were answered.")})
+
+    def probe(self, question: dict) -> dict:
+        """Mark every position a loser."""
+        return {"positions": [{"outcome": "lose"} for _ in question["positions"]]}
+
     def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
         """Grade each position's outcome and, for winners, the amount paid."""
-        given = require(answer, "positions", list)
+        given = self.validate_answer(question, answer, context)["positions"]
         positions = question["positions"]
-        if len(given) != len(positions):
-            raise ValueError(f"Settle all {len(positions)} positions; "
-                             f"{len(given)} were answered.")
         settled = self.settle_all(question, context)
         rules = self._rules(question, context, settled)
         parts, missed = [], []
         for pos, ans, s, rule in zip(positions, given, settled, rules):
-            if not isinstance(ans, dict):
-                raise ValueError("Each position's answer must be an object.")
-            outcome = ans.get("outcome")
-            if outcome not in ("win", "push", "lose"):
-                raise ValueError(f"Seat {pos['seat']}: mark it win, push or lose.")
-            paid = ans.get("paid_cents")
-            if outcome == "win":
-                if isinstance(paid, bool) or not isinstance(paid, int) or paid < 0:
-                    raise ValueError(f"Seat {pos['seat']}: enter the amount paid, in "
-                                     "cents, as a whole number.")
+            outcome, paid = ans["outcome"], ans.get("paid_cents")
             right_paid = payout_cents(pos["bet_cents"], context.table) \
                 if s.outcome is Result.WIN else None
             ok = outcome == s.outcome.value and (outcome != "win" or paid == right_paid)
@@ -179,6 +252,7 @@ class SettlementDrill(Drill):
             correct_answer={"positions": [{"seat": p["seat"], "outcome": p["outcome"],
                                            "paid_cents": p["paid_cents"]}
                                           for p in parts]},
-            explanation=f"{right} of {len(parts)} positions settled right.",
+            explanation=(f"{right} of {len(parts)} positions settled right."
+                         + queen_high_note(question["banker"], context)),
             parts=tuple(parts),
         )

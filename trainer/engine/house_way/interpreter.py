@@ -11,6 +11,8 @@ cached as a split index; only hands that may hold an S/F look at the 21 splits.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -362,6 +364,9 @@ class HouseWay:
 
     def __init__(self, data: Mapping) -> None:
         self.name: str = data["name"]
+        # Names this sheet's data: anything printed from it (a cached PDF) is keyed by it.
+        self.digest: str = hashlib.sha256(
+            json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
         self.title: str = data.get("title", self.name)
         self.casino: str = data["casino"]
         self.source: str = data.get("source", "")

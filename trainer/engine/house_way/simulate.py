@@ -12,16 +12,8 @@ import time
 from multiprocessing import get_context
 
 from ..cards import DECK
-from ..hands import rank2, rank5_function
-from .interpreter import load, may_hold_sf
-
-
-def _queen_high_pai_gow(seven) -> bool:
-    """Seven different ranks, queen high, no joker, no straight or flush."""
-    if 52 in seven:
-        return False
-    ranks = {c // 4 for c in seven}
-    return len(ranks) == 7 and max(ranks) == 10 and not may_hold_sf(seven)
+from ..hands import is_queen_high_pai_gow, rank2, rank5_function
+from .interpreter import load
 
 
 def _play(args) -> dict:
@@ -31,7 +23,10 @@ def _play(args) -> dict:
     rng = random.Random(seed)
     sample = rng.sample
     deck = DECK
-    win = push = lose = win_vs_queen_high = 0
+    win = push = lose = 0
+    # The same outcomes on the deals where the banker holds a queen-high pai gow,
+    # so that the caller can apply the no-commission push rule to them.
+    queen = {"win": 0, "push": 0, "lose": 0}
     for _ in range(hands):
         cards = sample(deck, 14)
         p = player.set(cards[:7], wheel)
@@ -40,18 +35,28 @@ def _play(args) -> dict:
         front = rank2(p.front) - rank2(b.front)
         if back > 0 and front > 0:
             win += 1
-            if _queen_high_pai_gow(cards[7:]):
-                win_vs_queen_high += 1
+            outcome = "win"
         elif back > 0 or front > 0:
             push += 1
+            outcome = "push"
         else:
             lose += 1
-    return {"win": win, "push": push, "lose": lose, "win_vs_queen_high": win_vs_queen_high}
+            outcome = "lose"
+        if is_queen_high_pai_gow(cards[7:]):
+            queen[outcome] += 1
+    return {"win": win, "push": push, "lose": lose,
+            "win_vs_queen_high": queen["win"], "push_vs_queen_high": queen["push"],
+            "lose_vs_queen_high": queen["lose"]}
 
 
 def simulate(player_way: str, banker_way: str, hands: int, seed: int,
              wheel: str = "second_highest", workers: int = 2) -> dict:
-    """Deal ``hands`` random deals; count player wins, pushes and losses."""
+    """Deal ``hands`` random deals; count player wins, pushes and losses.
+
+    The counts are before any table rule: ``*_vs_queen_high`` repeat them for the
+    deals where the banker holds a queen-high pai gow (``summarize`` applies
+    ``settlement.table_result`` to them).
+    """
     if hands <= 0:
         raise ValueError("The number of hands must be more than zero.")
     load(player_way), load(banker_way)

@@ -1,0 +1,102 @@
+"""Stored attempts made safe to show, whatever a row holds.
+
+Every page that shows a recorded question or answer (the supervisor's trainee
+page and replays, the trainee's results and summaries) reads it through
+``shown_attempt``: a question is shown when its drill can still grade it, an
+answer when it fits the drill's answer schema (``Drill.validate_answer``),
+normalized. Anything else, such as rows written before answers had a schema, is
+marked unreadable and shown only as a short JSON excerpt, never interpreted.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from trainer.engine.drills import DRILLS, DrillContext
+from trainer.engine.profiles import FoulPolicy
+
+# How much of an unreadable question or answer is shown.
+EXCERPT = 160
+# What reading a malformed row may raise, from the schema, the engine or plain junk.
+UNREADABLE_ERRORS = (ValueError, LookupError, TypeError, AttributeError, ArithmeticError)
+
+
+def excerpt(value: Any) -> str:
+    """Return a short JSON text of any stored value."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= EXCERPT else text[:EXCERPT] + "…"
+
+
+def stored_context(question: Any) -> DrillContext:
+    """Return the drill context stored with an attempt's question, or the defaults."""
+    data = question.get("context") if isinstance(question, dict) else None
+    if not isinstance(data, dict):
+        return DrillContext()
+    try:
+        context = DrillContext.from_dict(data)
+        policy = FoulPolicy(context.foul_policy) if context.foul_policy else None
+        context = replace(context, foul_policy=policy)
+        context.table  # noqa: B018  (an unknown profile is refused here)
+        return context
+    except UNREADABLE_ERRORS:
+        return DrillContext()
+
+
+def readable_question(kind: str, question: Any) -> dict[str, Any] | None:
+    """Return the stored question if its drill can still grade it, else None."""
+    drill = DRILLS.get(kind) if isinstance(kind, str) else None
+    if drill is None or not isinstance(question, dict):
+        return None
+    try:
+        drill.grade(question, drill.probe(question), stored_context(question))
+    except UNREADABLE_ERRORS:
+        return None
+    return question
+
+
+@dataclass(frozen=True)
+class ShownAnswer:
+    """A stored answer as a page may show it: none, readable (normalized) or unreadable."""
+
+    answer: dict[str, Any] | None
+    unreadable: bool = False
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class ShownAttempt:
+    """A stored question and answer as a page may show them."""
+
+    question: dict[str, Any] | None
+    question_raw: str
+    given: ShownAnswer
+
+
+def shown_answer(kind: str, question: Any, answer: Any) -> ShownAnswer:
+    """Read a stored answer through its drill's schema; mark it unreadable if it does not fit.
+
+    The group's foul policy is not applied: an answer that was well-formed under
+    any policy is shown.
+    """
+    return _shown_answer(kind, readable_question(kind, question), answer)
+
+
+def _shown_answer(kind: str, question: dict[str, Any] | None, answer: Any) -> ShownAnswer:
+    if answer is None:
+        return ShownAnswer(None)
+    if question is not None:
+        try:
+            return ShownAnswer(DRILLS[kind].validate_answer(question, answer, None))
+        except UNREADABLE_ERRORS:
+            pass
+    return ShownAnswer(None, unreadable=True, raw=excerpt(answer))
+
+
+def shown_attempt(kind: str, question: Any, answer: Any) -> ShownAttempt:
+    """Return what a page may show of an attempt's question and answer."""
+    readable = readable_question(kind, question)
+    return ShownAttempt(readable, excerpt(question), _shown_answer(kind, readable, answer))
