@@ -11,7 +11,11 @@ from trainer.models.types import UTCDateTime, utcnow
 
 
 class LoginFailure(db.Model):
-    """One failed sign-in: which login was tried, from where, when (UTC)."""
+    """One password check that failed: which login, from where, when (UTC).
+
+    The row is written before the password is checked (a reservation, see
+    ``trainer/web/throttle.py``) and deleted again when the password was right.
+    """
 
     __tablename__ = "login_failures"
     __table_args__ = (

@@ -105,7 +105,7 @@ class User(UserMixin, db.Model):
         deactivated outside the app) waits for an admin.
         """
         needed = self.deactivated_by_role or Role.ADMIN
-        return ROLE_RANK.get(Role(role), -1) >= ROLE_RANK.get(Role(needed), 99)
+        return ROLE_RANK.get(role, -1) >= ROLE_RANK.get(needed, len(ROLE_RANK))
 
     def set_password(self, password: str) -> None:
         """Store a scrypt hash of ``password`` and end the user's other sessions."""

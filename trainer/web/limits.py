@@ -6,8 +6,8 @@
   matches no route and answers 404 instead of reaching a query;
 - every ``request.get_json`` goes through ``parse_json``: at most ``JSON_MAX_DEPTH``
   levels of nesting and ``JSON_MAX_ITEMS`` values, else 400 with a message;
-- a body over ``MAX_CONTENT_LENGTH`` (64 KiB by default) answers 413 before anything reads it (the
-  CSRF check included), so nothing is written.
+- a body over ``MAX_CONTENT_LENGTH`` (64 KiB by default) answers 413 before
+  anything reads it (the CSRF check included), so nothing is written.
 """
 from __future__ import annotations
 

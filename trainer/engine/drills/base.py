@@ -174,31 +174,3 @@ def new_question(slug: str, seed: int, context: DrillContext) -> dict:
     question["kind"] = slug
     question["seed"] = seed
     return question
-
-
-def require(answer: dict, key: str, kinds: type | tuple[type, ...]):
-    """Return ``answer[key]`` if present and of the right type, else ValueError."""
-    if not isinstance(answer, dict):
-        raise ValueError("The answer must be a JSON object.")
-    if key not in answer:
-        raise ValueError(f"The answer is missing {key!r}.")
-    value = answer[key]
-    if isinstance(value, bool) and kinds in (int, (int,)):
-        raise ValueError(f"{key!r} must be a whole number.")
-    if not isinstance(value, kinds):
-        raise ValueError(f"{key!r} has the wrong form.")
-    return value
-
-
-def cards_in(value, allowed: Sequence[str], count: int, what: str) -> list[str]:
-    """Check an answer's cards: ``count`` distinct cards, all from ``allowed``."""
-    from ..cards import parse_cards
-
-    if not isinstance(value, (list, str)) or (isinstance(value, list) and not all(
-            isinstance(v, str) for v in value)):
-        raise ValueError(f"The {what} must be a list of cards.")
-    cards = [str(c) for c in parse_cards(value, count)]
-    for card in cards:
-        if card not in allowed:
-            raise ValueError(f"{card} is not one of this hand's cards.")
-    return cards

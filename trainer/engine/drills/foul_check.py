@@ -98,10 +98,6 @@ class FoulCheckDrill(Drill):
             return "boundary"
         return "legal" if rule_id.startswith("foul.legal") else "fouled"
 
-    def answers_of(self, family: str) -> frozenset[str]:
-        """Return the answers ("legal", "fouled") a family's questions can have."""
-        return FAMILY_ANSWERS[family]
-
     def _focus(self, context: DrillContext) -> list[str]:
         return [f for f in (self.focus_family(r) for r in context.focus_rules
                             if r.startswith("foul.")) if f in self.families]
