@@ -53,6 +53,26 @@ def _timed_out_attempts(app: Flask, login: str) -> list[tuple[bool, bool, Any]]:
         return [tuple(row) for row in rows]
 
 
+def _exam_session_id(app: Flask, trainee_id: int) -> int:
+    with app.app_context():
+        return db.session.execute(
+            db.select(CertificationExam.session_id).filter_by(trainee_id=trainee_id)).scalar_one()
+
+
+def _exam_attempt_ids(app: Flask, trainee_id: int) -> list[int]:
+    session_id = _exam_session_id(app, trainee_id)
+    with app.app_context():
+        return list(db.session.execute(
+            db.select(Attempt.id).filter_by(session_id=session_id)).scalars())
+
+
+def _wait_for(condition: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.1)
+
+
 def test_supervisor_journey_from_new_group_to_sealed_exam(
     app: Flask, live_server: str, browser_context: Any
 ) -> None:
@@ -65,7 +85,7 @@ def test_supervisor_journey_from_new_group_to_sealed_exam(
     first_way, second_way = preset_names()[1], preset_names()[2]
     supervisor.select_option("select[name=house_way]", first_way)
     supervisor.select_option("select[name=profile]", profile_names()[1])
-    supervisor.click("button[type=submit]")
+    supervisor.click("form:has(input[name=name]) button[type=submit]")
     supervisor.wait_for_selector("text=Group Evening class created.")
     with app.app_context():
         group_id = db.session.execute(db.select(Group.id).filter_by(name=GROUP)).scalar_one()
@@ -82,6 +102,7 @@ def test_supervisor_journey_from_new_group_to_sealed_exam(
     supervisor.fill("input[name='time-foul-check']", str(TIME_LIMIT_S))
     supervisor.check("input[name='certify-foul-check']")
     supervisor.fill("input[name='accuracy-foul-check']", "50")
+    supervisor.fill("input[name='window-foul-check']", "10")
     supervisor.fill("input[name='examlength-foul-check']", "2")
     supervisor.fill("input[name='examtime-foul-check']", "60")
     supervisor.click("#group-settings button[type=submit]")
@@ -100,7 +121,7 @@ def test_supervisor_journey_from_new_group_to_sealed_exam(
     supervisor.fill("input[name=login]", TRAINEE_LOGIN)
     supervisor.fill("input[name=password]", TRAINEE_PASSWORD)
     supervisor.select_option("select[name=group_id]", str(group_id))
-    supervisor.click("button[type=submit]")
+    supervisor.click("form:has(input[name=login]) button[type=submit]")
     supervisor.wait_for_selector("text=Trainee Rosa Martins created.")
     with app.app_context():
         trainee_id = db.session.execute(
@@ -140,7 +161,9 @@ def test_supervisor_journey_from_new_group_to_sealed_exam(
     trainee.click("text=Start the exam")
     trainee.wait_for_selector("[data-foul-choice]")
     trainee.click("[data-foul-choice] [data-key=l]")
-    trainee.wait_for_selector("#next-bar:not([hidden])")
+    # A sealed exam shows nothing per answer and goes straight on to its next question.
+    _wait_for(lambda: len(_exam_attempt_ids(app, trainee_id)) == 1)
+    trainee.wait_for_selector("[data-foul-choice] button:not([disabled])")
 
     # While it runs, results, look-up and sheets are closed, and show no exam answer.
     for path in ("/house-way/look-up", f"/house-way/{second_way}", f"/house-way/{second_way}/pdf"):
@@ -150,21 +173,16 @@ def test_supervisor_journey_from_new_group_to_sealed_exam(
     shot(trainee, "journey-3-look-up-closed")
     trainee.goto(f"{live_server}/results")
     assert trainee.locator("#exam-sealed-note").count() == 1
-    with app.app_context():
-        exam = db.session.execute(
-            db.select(CertificationExam).filter_by(trainee_id=trainee_id)).scalar_one()
-        session_id = exam.session_id
-        exam_attempt_ids = db.session.execute(
-            db.select(Attempt.id).filter_by(session_id=session_id)).scalars().all()
-    for attempt_id in exam_attempt_ids:
+    for attempt_id in _exam_attempt_ids(app, trainee_id):
         response = trainee.goto(f"{live_server}/results/{attempt_id}")
         assert response is not None and response.status == 423
 
     # 8. The trainee finishes the exam: everything opens again.
+    session_id = _exam_session_id(app, trainee_id)
     trainee.goto(f"{live_server}/drills/sessions/{session_id}")
-    trainee.wait_for_selector("[data-foul-choice]")
+    trainee.wait_for_selector("[data-foul-choice] button:not([disabled])")
     trainee.click("[data-foul-choice] [data-key=l]")
-    trainee.wait_for_selector("#to-summary:not([hidden])")
+    trainee.wait_for_url(f"{live_server}/drills/sessions/{session_id}/summary")
     for path in ("/house-way/look-up", f"/house-way/{second_way}", "/results",
                  f"/drills/sessions/{session_id}/summary"):
         response = trainee.goto(f"{live_server}{path}")
