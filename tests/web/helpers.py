@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 from urllib.parse import urlencode
 
@@ -28,3 +29,25 @@ def login(client: FlaskClient, account: Any, next_url: str | None = None) -> Any
     """Sign ``account`` (anything with ``login`` and ``password``) in through the form."""
     path = "/auth/login" if next_url is None else "/auth/login?" + urlencode({"next": next_url})
     return post_form(client, path, {"login": account.login, "password": account.password})
+
+
+def run_together(workers: list[Any]) -> list[Any]:
+    """Run callables in threads released at the same moment; return their results in order."""
+    barrier = threading.Barrier(len(workers))
+    results: list[Any] = [None] * len(workers)
+    errors: list[BaseException] = []
+
+    def run(i: int, fn: Any) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[i] = fn()
+        except BaseException as exc:  # noqa: BLE001 - reported to the test below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    return results

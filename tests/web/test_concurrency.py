@@ -1,35 +1,11 @@
 """Many trainees at once: every attempt recorded exactly once, none lost, none doubled."""
 from __future__ import annotations
 
-import threading
-from typing import Any
 
 from trainer.extensions import db
 from trainer.models import Attempt, Role
-from web.helpers import csrf_token, login
+from web.helpers import csrf_token, login, run_together
 from web.test_drills import fetch_question, right_answer, start
-
-
-def _barrier_run(workers: list[Any]) -> list[Any]:
-    """Run callables in threads released together; return their results in order."""
-    barrier = threading.Barrier(len(workers))
-    results: list[Any] = [None] * len(workers)
-    errors: list[BaseException] = []
-
-    def run(i: int, fn: Any) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = fn()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not errors, errors
-    return results
 
 
 def _count(app, **filters) -> int:
@@ -52,7 +28,7 @@ def test_same_answer_sent_twice_at_the_same_moment_records_once(app, trainee):
                                 json={"position": position, "answer": answer},
                                 headers={"X-CSRFToken": token}).status_code
 
-    statuses = _barrier_run([send(tab, token) for tab, token in zip(tabs, tokens)])
+    statuses = run_together([send(tab, token) for tab, token in zip(tabs, tokens)])
     assert sorted(statuses) == [200, 409, 409, 409]
     assert _count(app, session_id=session_id) == 1
 
@@ -83,7 +59,7 @@ def test_many_trainees_answering_at_once_lose_and_double_nothing(app, make_user,
                 sent[i] += 1
         return go
 
-    _barrier_run([play(i) for i in range(len(trainees))])
+    run_together([play(i) for i in range(len(trainees))])
     assert sum(sent) == len(trainees) * rounds
     assert _count(app) == len(trainees) * rounds
     for account, session_id in zip(trainees, sessions):

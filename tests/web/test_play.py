@@ -16,7 +16,7 @@ from trainer.engine.settlement import commission_cents
 from trainer.extensions import db
 from trainer.models import GameHand, PlayerGame
 from trainer.web import play
-from web.helpers import csrf_token, login, post_form
+from web.helpers import csrf_token, login, post_form, run_together
 
 HOUSE_WAY = "trump-plaza"
 
@@ -412,31 +412,15 @@ def test_new_game_resets_the_balance_but_not_with_a_hand_on_the_table(
 
 def _deal_at_once(app: Flask, account: Any, count: int, path: str = "/play/deal") -> list[int]:
     """Send ``count`` Deal POSTs from ``count`` tabs released at the same moment."""
-    import threading
-
     tabs = [app.test_client() for _ in range(count)]
     for tab in tabs:
         login(tab, account)
     tokens = [csrf_token(tab, "/play/") for tab in tabs]
-    barrier = threading.Barrier(count)
-    statuses: list[int] = []
-    errors: list[BaseException] = []
-
-    def deal(tab: FlaskClient, token: str) -> None:
-        try:
-            barrier.wait(timeout=30)
-            statuses.append(tab.post(path, json={"bet_cents": 500},
-                                     headers={"X-CSRFToken": token}).status_code)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=deal, args=pair) for pair in zip(tabs, tokens)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return statuses
+    return run_together([
+        (lambda tab=tab, token=token: tab.post(path, json={"bet_cents": 500},
+                                               headers={"X-CSRFToken": token}).status_code)
+        for tab, token in zip(tabs, tokens)
+    ])
 
 
 def _games_and_hands(app: Flask, user_id: int) -> tuple[int, int]:

@@ -8,7 +8,6 @@ counted beside the figures. The clock is moved by setting ``issued_at`` back.
 """
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +18,7 @@ from flask.testing import FlaskClient
 from trainer import certification, dashboard, drill_service
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
-from web.helpers import csrf_token, login, post_form
+from web.helpers import csrf_token, login, post_form, run_together
 from web.test_drills import fetch_question, issued, right_answer, send_answer, start
 
 
@@ -224,28 +223,6 @@ def test_settling_for_other_trainees_leaves_this_ones_question_alone(
 # --- exactly once --------------------------------------------------------------
 
 
-def _race(workers: list[Any]) -> list[Any]:
-    """Run callables in threads released together; return their results."""
-    barrier = threading.Barrier(len(workers))
-    results: list[Any] = [None] * len(workers)
-    errors: list[BaseException] = []
-
-    def run(i: int, fn: Any) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = fn()
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(workers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return results
-
-
 def test_settling_from_many_connections_at_once_records_each_question_once(
     app: Flask, make_user: Any, group: int
 ) -> None:
@@ -260,7 +237,7 @@ def test_settling_from_many_connections_at_once_records_each_question_once(
         with app.app_context():  # its own database session and connection
             return drill_service.settle_overdue()
 
-    counts = _race([settle for _ in range(4)])
+    counts = run_together([settle for _ in range(4)])
     assert sum(counts) == len(sessions)
     for session_id in sessions:
         _assert_one_timed_out(app, session_id)
@@ -282,7 +259,7 @@ def test_the_trainees_next_and_supervisors_pages_racing_record_the_question_once
         return lambda: tab.post(f"/drills/sessions/{session_id}/question", json={},
                                 headers={"X-CSRFToken": token}).get_json()["position"]
 
-    statuses = _race([
+    statuses = run_together([
         *(next_question(tab, token) for tab, token in zip(tabs, tokens)),
         lambda: bosses[0].get(f"/supervisor/trainees/{trainee.id}").status_code,
         lambda: bosses[1].get(f"/supervisor/groups/{group}").status_code,

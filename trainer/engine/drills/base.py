@@ -13,7 +13,6 @@ generator 1 (contexts stored without it) still replay from ``legacy``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
