@@ -24,10 +24,12 @@ from pathlib import Path
 
 from sqlalchemy import insert, text
 
-from trainer import create_app, dashboard, drill_service
+from trainer import create_app
 from trainer.engine.drills import DrillContext, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Membership, Role, User
+from trainer.services import drills as drill_service
+from trainer.services.reports import pages as dashboard
 
 TRAINEES = 200
 GROUP_SIZE = 25

@@ -1,16 +1,19 @@
-"""Pai Gow Poker house-way trainer: the web app factory."""
+"""Pai Gow Poker house-way trainer: the web app factory.
+
+``create_app`` reads as its list of steps, each a ``configure_*`` function. Flask
+is imported inside them, so ``import trainer.engine`` (and the engine commands)
+load no Flask.
+"""
 from __future__ import annotations
 
 import os
 import secrets
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, request
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
+if TYPE_CHECKING:
+    from flask import Flask
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SECRET_KEY_FILE = "secret_key"
@@ -19,6 +22,24 @@ SUPPORTED_LOCALES = ("en",)
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the trainer web app: config, extensions, blueprints, error pages, CLI."""
+    app = new_app()
+    configure_config(app, test_config)
+    configure_request_limits(app)  # before the blueprints (the <id:...> converter) and CSRF
+    configure_extensions(app)
+    configure_login(app)
+    configure_blueprints(app)
+    configure_errors(app)
+    configure_security(app)
+    configure_template_filters(app)
+    configure_cli(app)
+    warm_engine()
+    return app
+
+
+def new_app() -> Flask:
+    """Create the Flask object: instance folder, and the top-level templates and static files."""
+    from flask import Flask
+
     instance_path = os.environ.get("TRAINER_INSTANCE_PATH")
     app = Flask(
         __name__,
@@ -28,47 +49,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-
-    _load_config(app, test_config)
-    from trainer.web import limits
-
-    limits.register(app)  # before the blueprints (the <id:...> converter) and the CSRF check
-    _init_extensions(app)
-    _register_blueprints(app)
-
-    from trainer.web import errors, security
-
-    errors.register(app)
-    security.register(app)
-
-    from trainer.web import cards
-
-    cards.register(app)
-
-    from trainer.web import stored
-
-    stored.register(app)
-
-    from trainer.web import commands
-
-    commands.register(app)
-    _warm_engine()
     return app
 
 
-def _warm_engine() -> None:
-    """Load every house-way preset now, so no trainee's first question pays for it.
-
-    Under ``gunicorn --preload`` this runs once in the master and the workers
-    share the loaded tables.
-    """
-    from trainer.engine.house_way import load, preset_names
-
-    for name in preset_names():
-        load(name)
-
-
-def _load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     """Read defaults, then instance/config.py, then the environment, then test overrides."""
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "trainer.sqlite3"),
@@ -113,27 +97,24 @@ def _instance_secret_key(instance_path: Path) -> str:
     return key_file.read_text().strip()
 
 
-@event.listens_for(Engine, "connect")
-def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
-    """Turn on foreign keys, WAL and a busy timeout for every SQLite connection."""
-    if not isinstance(dbapi_connection, sqlite3.Connection):
-        return
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+def configure_request_limits(app: Flask) -> None:
+    """Bound what a request may carry: ids in URLs, JSON depth and size."""
+    from trainer.web import limits
+
+    limits.register(app)
 
 
 def _select_locale() -> str | None:
     """Pick the best supported language from the browser's preferences."""
+    from flask import request
+
     return request.accept_languages.best_match(SUPPORTED_LOCALES)
 
 
-def _init_extensions(app: Flask) -> None:
+def configure_extensions(app: Flask) -> None:
     """Bind the extension objects to this app."""
-    from trainer.extensions import babel, csrf, db, login_manager, migrate
     from trainer import models  # noqa: F401  (registers the tables on db.metadata)
+    from trainer.extensions import babel, csrf, db, migrate
 
     db.init_app(app)
     migrate.init_app(
@@ -141,27 +122,28 @@ def _init_extensions(app: Flask) -> None:
     )
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
-    from flask_babel import get_locale
 
-    app.jinja_env.globals["get_locale"] = get_locale
+
+def configure_login(app: Flask) -> None:
+    """Set up sign-in: the login page, its message, and the server-side session loader."""
+    from flask_babel import lazy_gettext as _l
+
+    from trainer.extensions import login_manager
+    from trainer.models import User
+    from trainer.web import sessions
 
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"
-
-    from flask_babel import lazy_gettext as _l
-
     login_manager.login_message = _l("Please sign in to see this page.")
 
-    from trainer.web import sessions
-
     @login_manager.user_loader
-    def load_user(session_id: str) -> models.User | None:
+    def load_user(session_id: str) -> User | None:
         """Return the signed-in user, or None once signed out, deactivated or signed out everywhere."""
         return sessions.load(session_id)
 
 
-def _register_blueprints(app: Flask) -> None:
+def configure_blueprints(app: Flask) -> None:
     """Attach one blueprint per area."""
     from trainer.web import admin, auth, drills, exams, health, main, play, reference, supervisor
 
@@ -174,3 +156,48 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(admin.bp)
     app.register_blueprint(reference.bp)
     app.register_blueprint(play.bp)
+
+
+def configure_errors(app: Flask) -> None:
+    """Answer errors with the app's own pages."""
+    from trainer.web import errors
+
+    errors.register(app)
+
+
+def configure_security(app: Flask) -> None:
+    """Add the security headers and checks every response and request gets."""
+    from trainer.web import security
+
+    security.register(app)
+
+
+def configure_template_filters(app: Flask) -> None:
+    """Register the app-wide template filters and globals."""
+    from trainer.web import filters
+
+    filters.register(app)
+
+
+def configure_cli(app: Flask) -> None:
+    """Attach the app's commands (create-user, backup ...) to ``app.cli``.
+
+    The one step that reaches up a floor: the commands live with the rest of the
+    ``trainer`` script in ``trainer.cli``, and ``app.cli`` is where Flask's
+    command group (and the test runner) looks for them.
+    """
+    from trainer.cli import register_app_commands
+
+    register_app_commands(app)
+
+
+def warm_engine() -> None:
+    """Load every house-way preset now, so no trainee's first question pays for it.
+
+    Under ``gunicorn --preload`` this runs once in the master and the workers
+    share the loaded tables.
+    """
+    from trainer.engine.house_way import load, preset_names
+
+    for name in preset_names():
+        load(name)

@@ -1,12 +1,20 @@
-"""The app's extension objects, created unbound and initialised in ``create_app``."""
+"""The app's extension objects, created unbound and initialised in ``create_app``.
+
+Also the SQLite connection settings (foreign keys, WAL, busy timeout), set on
+every connection by the time any model is imported.
+"""
 from __future__ import annotations
+
+import sqlite3
+from typing import Any
 
 from flask_babel import Babel
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints from the first migration, so later migrations can drop or
@@ -31,3 +39,15 @@ migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()
 babel = Babel()
+
+
+@event.listens_for(Engine, "connect")
+def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
+    """Turn on foreign keys, WAL and a busy timeout for every SQLite connection."""
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

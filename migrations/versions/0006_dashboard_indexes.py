@@ -16,7 +16,7 @@ depends_on = None
 
 
 def upgrade():
-    # The supervisor overview on SQLite (trainer/dashboard.py): answer_counts
+    # The supervisor overview on SQLite (trainer/services/reports/pages.py): answer_counts
     # groups by (user_id, kind, rule_id) in the order of the first index, and
     # _middle_elapsed walks the second to each trainee's middle answers per drill.
     with op.batch_alter_table("attempts", schema=None) as batch_op:

@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
+from trainer.cli.accounts import DEMO_GROUP, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
 from trainer.extensions import db
 from trainer.models import Group
-from trainer.web.commands import DEMO_GROUP, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -7,12 +7,11 @@ import pytest
 from flask import Flask
 
 from e2e.conftest import shot, sign_in
-
-from trainer import drill_service
+from trainer.cli.accounts import DEMO_GROUP
 from trainer.engine.drills import DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, Group, IssuedQuestion
-from trainer.web.commands import DEMO_GROUP
+from trainer.services import drills as drill_service
 
 LENGTHS = {"house-way": 3, "settlement": 1, "action": 1}
 
@@ -44,8 +43,8 @@ def key(app: Flask, session_id: int, position: int) -> tuple[dict[str, Any], dic
 
 def wrong_front(question: dict[str, Any], right: list[str]) -> list[str]:
     """Return two cards that do not make the house-way front."""
-    from trainer.engine.hands import rank2
     from trainer.engine.cards import parse_cards
+    from trainer.engine.hands import rank2
 
     target = rank2(parse_cards(right, 2))
     cards = question["cards"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from e2e.conftest import shot
-from trainer.web.commands import DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
+from trainer.cli.accounts import DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
 
 pytestmark = pytest.mark.e2e
 

@@ -8,11 +8,10 @@ import pytest
 from flask import Flask
 
 from e2e.conftest import shot, sign_in
-
-from trainer import drill_service
 from trainer.engine.drills import DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion
+from trainer.services import drills as drill_service
 
 # Rounds dealt from these seeds under the demo group's rules (trump-plaza, nevada), by
 # question generator 2 (drills balanced by answer):

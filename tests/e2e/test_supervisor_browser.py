@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from trainer.cli.accounts import DEMO_SUPERVISOR, DEMO_TRAINEES
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, User, utcnow
-from trainer.web.commands import DEMO_SUPERVISOR, DEMO_TRAINEES
 
 pytestmark = pytest.mark.e2e
 

@@ -15,11 +15,11 @@ import pytest
 from flask import Flask
 
 from tests.e2e.conftest import shot, sign_in
+from trainer.cli.accounts import DEMO_SUPERVISOR
 from trainer.engine.house_way import preset_names
 from trainer.engine.profiles import profile_names
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, Group, User
-from trainer.web.commands import DEMO_SUPERVISOR
 
 pytestmark = pytest.mark.e2e
 

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from trainer.cli import cli
-from trainer.engine_cli import register
+from trainer.cli.engine import register
 
 register(cli)
 

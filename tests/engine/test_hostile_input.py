@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.cli import cli
+from trainer.cli.engine import register
 from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.engine.house_way import set_hand
-from trainer.engine_cli import register
 
 register(cli)
 CTX = DrillContext()

@@ -13,15 +13,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.cli import cli
+from trainer.cli.engine import register
 from trainer.engine.cards import DECK, parse_cards
 from trainer.engine.hands import CARD_RANK, rank2, rank5
-from trainer.engine.house_way import (DEFAULT_HOUSE_WAY, HouseWay, HouseWayError,
-                                      HouseWaySetting, load, preset_names, rule_family,
-                                      set_hand)
-from trainer.engine.house_way import kinds
+from trainer.engine.house_way import (
+    DEFAULT_HOUSE_WAY,
+    HouseWay,
+    HouseWayError,
+    HouseWaySetting,
+    kinds,
+    load,
+    preset_names,
+    rule_family,
+    set_hand,
+)
 from trainer.engine.house_way.interpreter import _BACK_GET, _FRONT_GET
 from trainer.engine.house_way.verify import class_key, classes_of, rank_multisets
-from trainer.engine_cli import register
 
 register(cli)
 

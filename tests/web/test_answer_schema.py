@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import drill_service
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, IssuedQuestion
+from trainer.services import drills as drill_service
 from web.helpers import csrf_token, login, post_form
 
 # Under the request limits (a 64 KiB body, 1,000 JSON values), so the schema is what refuses.

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from trainer import certification
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Role
+from trainer.services.certification import exams as certification
 from web.helpers import csrf_token, login, post_form
 
 ROLES = ("anonymous", "trainee", "other_trainee", "other_supervisor", "supervisor", "admin")

@@ -109,7 +109,7 @@ def test_backup_is_one_plain_file_with_nothing_beside_it(migrated, tmp_path):
 def test_a_failed_backup_leaves_no_stray_file(migrated, tmp_path, monkeypatch):
     import click
 
-    from trainer import backup
+    from trainer.services import backup
 
     def refuse(path):
         raise click.ClickException("integrity check failed")

@@ -8,10 +8,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import dashboard, drill_service
-from trainer.dashboard import Criterion
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, utcnow
+from trainer.services import drills as drill_service
+from trainer.services.reports import pages as dashboard
+from trainer.services.reports.pages import Criterion
 from web.helpers import login, post_form
 from web.test_drills import fetch_question, issued, right_answer, send_answer, start
 

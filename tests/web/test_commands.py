@@ -6,9 +6,9 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from trainer.cli.accounts import DEMO_TRAINEE_PASSWORD
 from trainer.extensions import db
 from trainer.models import Group, Role, User
-from trainer.web.commands import DEMO_TRAINEE_PASSWORD
 from web.helpers import login
 
 

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from trainer import dashboard
-from trainer.dashboard import (
+from trainer.extensions import db
+from trainer.models import Attempt, DrillSession, Membership, Role
+from trainer.services.reports import pages as dashboard
+from trainer.services.reports.pages import (
     Criterion,
     ExamRecord,
     Figures,
@@ -18,8 +20,6 @@ from trainer.dashboard import (
     position_results,
     readiness,
 )
-from trainer.extensions import db
-from trainer.models import Attempt, DrillSession, Membership, Role
 
 NOW = datetime(2025, 3, 20, 12, 0, tzinfo=timezone.utc)
 HOUSE_WAY = Criterion("house-way", 98.0, 4, 8.0)

@@ -8,10 +8,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import drill_service
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Role
+from trainer.services import drills as drill_service
 from web.helpers import csrf_token, login, post_form
 
 # Every drill kind: the engine's registry, so a kind added later is covered too.

@@ -19,10 +19,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import certification, drill_service
 from trainer.engine.drills import DrillContext, get_drill
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
 from web.helpers import csrf_token, login, post_form
 
 EXAM_LENGTH = 3

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from trainer import drill_service
 from trainer.engine.drills import DrillContext, get_drill
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, preset_names
 from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
 from trainer.extensions import db
 from trainer.models import AuditLog, DrillSession, Group, Role
+from trainer.services import drills as drill_service
 from web.helpers import login, post_form
 
 _ROW = re.compile(r"<tr>(.*?)</tr>", re.S)

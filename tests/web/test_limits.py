@@ -10,9 +10,10 @@ import re
 from typing import Any
 
 import pytest
+
 from trainer.extensions import db
-from trainer.limits import ID_MAX, bounded_int, parse_id
 from trainer.models import Role
+from trainer.models.types import ID_MAX, bounded_int, parse_id
 from trainer.web.limits import JSON_MAX_DEPTH, JSON_MAX_ITEMS, IdConverter
 from web.helpers import csrf_token, login
 

@@ -97,7 +97,7 @@ def test_the_model_refuses_a_password_equal_to_the_login(app) -> None:
 
 
 def test_the_common_password_list_is_shipped_and_sensible() -> None:
-    from trainer.models.passwords import common_passwords, password_problem
+    from trainer.models.security import common_passwords, password_problem
 
     words = common_passwords()
     assert len(words) > 10_000

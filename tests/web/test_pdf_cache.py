@@ -111,7 +111,7 @@ def test_a_changed_template_prints_anew(app, signed_in, printed, monkeypatch):
 
 
 def test_the_template_version_follows_the_templates_and_stylesheets(app, tmp_path):
-    from trainer.web.pdf_cache import template_version
+    from trainer.services.pdf_cache import template_version
 
     with app.app_context():
         env = app.jinja_env

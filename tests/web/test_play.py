@@ -15,7 +15,7 @@ from trainer.engine.setting import is_foul
 from trainer.engine.settlement import commission_cents
 from trainer.extensions import db
 from trainer.models import GameHand, PlayerGame
-from trainer.web import play
+from trainer.services import table as play
 from web.helpers import csrf_token, login, post_form, run_together
 
 HOUSE_WAY = "trump-plaza"

@@ -15,9 +15,8 @@ from trainer.engine.hands import rank2, rank5
 from trainer.engine.house_way import load, preset_names
 from trainer.engine.profiles import PROFILES, Rounding, TableProfile
 from trainer.models import Role
-from trainer.reference_examples import EXAMPLE_WHEEL, rule_examples
+from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
 from trainer.web.reference import ROUNDING_WORDS
-
 from web.helpers import login
 
 PRESETS = preset_names()

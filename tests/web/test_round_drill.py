@@ -6,12 +6,12 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import drill_service
 from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DrillContext
 from trainer.engine.hands import rank2
 from trainer.extensions import db
 from trainer.models import Attempt, Group, IssuedQuestion
+from trainer.services import drills as drill_service
 from web.helpers import csrf_token, login, post_form
 
 

@@ -5,10 +5,11 @@ import csv
 import io
 from typing import Any
 
-from trainer import certification, drill_service
 from trainer.engine.drills import DrillContext, get_drill
 from trainer.extensions import db
 from trainer.models import AuditLog, CertificationExam, DrillSession, Group, Role
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
 from web.helpers import login, post_form
 
 

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from trainer.extensions import db
 from trainer.models import LoginFailure, User
-from trainer.web import throttle
+from trainer.services import throttle
 
 from .helpers import csrf_token
 

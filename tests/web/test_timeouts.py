@@ -15,12 +15,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer import certification, dashboard, drill_service
 from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
+from trainer.services.reports import pages as dashboard
 from web.helpers import csrf_token, login, post_form, run_together
 from web.test_drills import fetch_question, issued, right_answer, send_answer, start
-
 
 # --- helpers -------------------------------------------------------------------
 

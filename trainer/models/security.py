@@ -1,7 +1,9 @@
-"""Failed sign-ins, kept to slow down password guessing, and signed-in sessions."""
+"""Account security: password rules, failed sign-ins (to slow guessing) and signed-in sessions."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
 
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -9,12 +11,34 @@ from sqlalchemy.orm import Mapped, mapped_column
 from trainer.extensions import db
 from trainer.models.types import UTCDateTime, utcnow
 
+# Password rules beyond length: not the login, not a common password.
+COMMON_PASSWORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt"
+
+
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    """Return the shipped list of common passwords, lower case (read once per process)."""
+    with COMMON_PASSWORDS_FILE.open(encoding="utf-8") as handle:
+        return frozenset(
+            line.strip().casefold() for line in handle if line.strip() and not line.startswith("#")
+        )
+
+
+def password_problem(password: str, login: str | None) -> str | None:
+    """Return why ``password`` may not be used by ``login``, or None when it may."""
+    folded = password.strip().casefold()
+    if login and folded == login.strip().casefold():
+        return "A password may not be the same as the login."
+    if folded in common_passwords():
+        return "That password is on a list of common passwords; choose another."
+    return None
+
 
 class LoginFailure(db.Model):
     """One password check that failed: which login, from where, when (UTC).
 
     The row is written before the password is checked (a reservation, see
-    ``trainer/web/throttle.py``) and deleted again when the password was right.
+    ``trainer/services/throttle.py``) and deleted again when the password was right.
     """
 
     __tablename__ = "login_failures"

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from trainer.extensions import db
-from trainer.models.passwords import password_problem
+from trainer.models.security import password_problem
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:

@@ -6,10 +6,10 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from trainer import audit
 from trainer.extensions import db
-from trainer.limits import ID_MAX, bounded_int
 from trainer.models import AuditLog, Role, User, normalize_login
+from trainer.models.types import ID_MAX, bounded_int
+from trainer.services import audit
 from trainer.web.access import role_required
 from trainer.web.forms import NewAccountForm
 

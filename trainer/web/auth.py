@@ -8,10 +8,10 @@ from flask_login import current_user, login_required, login_user
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from trainer import audit
 from trainer.extensions import db
 from trainer.models import User, normalize_login
-from trainer.web import sessions, throttle
+from trainer.services import audit, throttle
+from trainer.web import sessions
 from trainer.web.access import safe_next
 from trainer.web.forms import ChangePasswordForm, LoginForm
 

@@ -2,7 +2,7 @@
 
 The pages are plain HTML; ``static/js/drills.js`` asks for each question and sends
 each answer as JSON (with the CSRF header). The session logic lives in
-``trainer.drill_service``; this module only turns requests into its calls.
+``trainer.services.drills``; this module only turns requests into its calls.
 """
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from trainer import certification, drill_service
-from trainer.drill_service import DrillError, DrillSettings, SessionNotFound
 from trainer.engine.drills import DRILLS
 from trainer.engine.hands import Category
 from trainer.models import DrillSession
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
+from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
 
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 

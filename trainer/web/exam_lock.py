@@ -1,6 +1,6 @@
 """Sealed exams on the web: what a trainee cannot open while their exam runs.
 
-``trainer.certification`` decides whether an exam is running
+``trainer.services.certification`` decides whether an exam is running
 (``exam_in_progress``) and which attempts stay sealed (``sealed_session_ids``);
 this module turns that into one answer: a page (or, to a script, JSON) saying
 the page is not available during the exam, with HTTP 423 (Locked). Blueprints
@@ -14,8 +14,8 @@ from flask import Response
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from trainer import certification
 from trainer.models import Role
+from trainer.services.certification import exams as certification
 from trainer.web.errors import render_error
 
 LOCKED = 423

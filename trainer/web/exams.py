@@ -1,7 +1,7 @@
 """A trainee's certification exams: see the one scheduled, start it once, read the result.
 
 The exam itself is played on the drills pages as a sealed session; this module
-only starts it (``trainer.certification``) and shows what is kept afterwards.
+only starts it (``trainer.services.certification``) and shows what is kept afterwards.
 """
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from trainer import certification, drill_service
-from trainer.dashboard import Criterion
 from trainer.extensions import db
 from trainer.models import CertificationExam, ExamStatus, Role
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
+from trainer.services.reports.pages import Criterion
 from trainer.web.access import role_required
 
 bp = Blueprint("exams", __name__, url_prefix="/exams")

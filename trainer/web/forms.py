@@ -7,7 +7,7 @@ from wtforms import Field, Form, PasswordField, SelectField, StringField, Submit
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp, ValidationError
 
 from trainer.models import MIN_PASSWORD_LENGTH
-from trainer.models.passwords import password_problem
+from trainer.models.security import password_problem
 
 LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 

@@ -22,7 +22,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter, Map, ValidationError
 from werkzeug.wrappers import Response
 
-from trainer.limits import ID_MAX
+from trainer.models.types import ID_MAX
 
 JSON_MAX_DEPTH = 8
 JSON_MAX_ITEMS = 1000

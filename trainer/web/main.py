@@ -8,9 +8,10 @@ from sqlalchemy import func
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response
 
-from trainer import certification, drill_service
 from trainer.extensions import db
 from trainer.models import Attempt, Group, Membership, Role, User
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
 from trainer.web.access import role_required
 from trainer.web.drills import DRILL_ORDER, TITLES
 from trainer.web.exam_lock import exam_locked

@@ -10,13 +10,20 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
-                   request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from trainer import reference_examples
 from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names
@@ -24,8 +31,8 @@ from trainer.engine.house_way.kinds import rank_char
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, Rounding, TableProfile, get_profile
 from trainer.engine.settlement import commission_cents, payout_cents
 from trainer.models import Group, Role
-from trainer.reference_examples import EXAMPLE_WHEEL, rule_examples
-from trainer.web import pdf_cache
+from trainer.services import pdf_cache, reference_examples
+from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
 from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("reference", __name__)

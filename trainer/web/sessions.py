@@ -14,9 +14,9 @@ from datetime import timedelta
 
 from flask_login import current_user, login_user, logout_user
 
-from trainer import audit
 from trainer.extensions import db
 from trainer.models import User, UserSession, utcnow
+from trainer.services import audit
 
 _NUMBER = re.compile(r"^[0-9]{1,12}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")

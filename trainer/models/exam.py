@@ -1,4 +1,4 @@
-"""Certification exams and the audit log of supervisors' changes."""
+"""Certification exams: scheduled, sealed while they run, and their kept result."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -9,7 +9,6 @@ from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from trainer.extensions import db
-from trainer.models.attempt import Attempt
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
@@ -72,33 +71,3 @@ class CertificationExam(db.Model):
         if not self.counted:
             return None
         return (self.right or 0) / self.counted
-
-
-class AuditLog(db.Model):
-    """Who changed what, when, with the old and new values."""
-
-    __tablename__ = "audit_log"
-    __table_args__ = (
-        Index("ix_audit_log_target_type_target_id_at", "target_type", "target_id", "at"),
-    )
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    action: Mapped[str] = mapped_column(String(64))
-    target_type: Mapped[str] = mapped_column(String(32))
-    target_id: Mapped[int]
-    old: Mapped[Any | None] = mapped_column(JSON)
-    new: Mapped[Any | None] = mapped_column(JSON)
-    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-
-    actor: Mapped[User | None] = relationship()
-
-
-# The dashboards read a trainee's attempts by drill kind and time; the columns
-# after answered_at make the index cover those queries, so the rows (which carry
-# the question JSON) are not read. Declared here, beside the migration that adds it.
-Index(
-    "ix_attempts_user_id_kind_answered_at",
-    Attempt.user_id, Attempt.kind, Attempt.answered_at,
-    Attempt.correct, Attempt.timed_out, Attempt.elapsed_ms, Attempt.session_id, Attempt.rule_id,
-)

@@ -1,20 +1,27 @@
 """The player's game: a balance of play chips and the hands played against the banker.
 
 The balance changes only when a hand is settled, by the hand's net, in the same
-transaction that marks the hand settled (see ``trainer.web.play``). A hand is
+transaction that marks the hand settled (see ``trainer.services.table``). A hand is
 dealt only when the balance covers its worst loss, and a game has at most one
 open hand, so the balance can never go below zero (a check constraint says so too).
 """
 from __future__ import annotations
 
 from datetime import datetime
-from sqlalchemy import (JSON, BigInteger, CheckConstraint, ForeignKey, Index, String,
-                        UniqueConstraint, select, update)
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from trainer.extensions import db
 from trainer.models.types import UTCDateTime, utcnow
-from trainer.models.user import User
 
 
 class PlayerGame(db.Model):
@@ -83,20 +90,3 @@ class GameHand(db.Model):
     settled_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     game: Mapped[PlayerGame] = relationship(back_populates="hands")
-
-
-def lock_player(user_id: int) -> None:
-    """Make this user's game requests take turns until the transaction ends.
-
-    Two deals at once (a double click, ten tabs) would each find no open game or
-    hand and each open one. The lock is on the user's row, which exists before
-    any game does: ``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite an update
-    that changes nothing takes the database's write lock first thing, so the other
-    request waits (busy timeout) and then sees this one's game and hand.
-    """
-    if db.session.get_bind().dialect.name == "sqlite":
-        # Not the key column: rewriting a key would make SQLite check every child table.
-        db.session.execute(update(User).where(User.id == user_id).values(name=User.name)
-                           .execution_options(synchronize_session=False))
-    else:
-        db.session.execute(select(User.id).where(User.id == user_id).with_for_update())

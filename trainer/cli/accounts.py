@@ -1,13 +1,12 @@
-"""App commands that join the ``trainer`` console script: create-user, seed-demo, sweep-timeouts."""
+"""Account commands of the app: create-user, seed-demo, sweep-timeouts."""
 from __future__ import annotations
 
 import click
-from flask import Flask
 from flask.cli import with_appcontext
 
-from trainer.drill_service import settle_overdue
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login
+from trainer.services.drills import settle_overdue
 
 DEMO_SUPERVISOR = ("demo-supervisor", "Demo Supervisor (demo)", "demo-supervisor-pw")
 DEMO_GROUP = "Demo group (demo)"
@@ -89,14 +88,3 @@ def _echo_demo_logins() -> None:
     click.echo("Demo logins (published passwords: never use them in production):")
     for role, demo_login, demo_password in demo_logins():
         click.echo(f"  {role:<10} {demo_login:<16} {demo_password}")
-
-
-def register(app: Flask) -> None:
-    """Attach the app's commands to ``app.cli``."""
-    from trainer.backup import backup_command, restore_command
-
-    app.cli.add_command(create_user)
-    app.cli.add_command(seed_demo)
-    app.cli.add_command(sweep_timeouts)
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)

@@ -1,73 +1,21 @@
-"""Engine commands of the ``trainer`` script: JSON out, exit status 2 on bad input."""
+"""Engine commands of the ``trainer`` script: JSON out, exit status 2 on bad input.
+
+No Flask and no SQLAlchemy: ``trainer.cli.main`` runs these without loading the app.
+"""
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable
 
 import click
 
+from trainer.cli import house_way
+from trainer.cli.io import fail, json_object, run_one, stream_jsonl
 from trainer.engine.action import action_position
 from trainer.engine.cards import parse_cards
 from trainer.engine.hands import Wheel, compare, evaluate
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 from trainer.engine.setting import foul_reason
 from trainer.engine.settlement import settle
-
-
-def emit(obj: dict) -> None:
-    """Print one JSON answer on its own line."""
-    sys.stdout.write(json.dumps(obj) + "\n")
-
-
-def fail(message: str) -> None:
-    """Print a one-line error and exit with status 2."""
-    click.echo(f"error: {' '.join(str(message).split())}", err=True)
-    sys.exit(2)
-
-
-def run_one(handler: Callable[[], dict]) -> None:
-    """Run one request: print its answer, or fail with its readable error."""
-    try:
-        answer = handler()
-    except ValueError as exc:
-        fail(str(exc))
-    else:
-        emit(answer)
-
-
-def stream_jsonl(handler: Callable[[str], dict]) -> None:
-    """Answer one request per stdin line, in order, streaming; exit 2 if any failed."""
-    failed = False
-    write = sys.stdout.write
-    for line in sys.stdin:
-        text = line.strip()
-        if not text:
-            continue
-        try:
-            answer = handler(text)
-        except (ValueError, TypeError, KeyError) as exc:
-            failed = True
-            message = str(exc) if isinstance(exc, ValueError) else f"bad request: {exc}"
-            answer = {"error": message}
-        write(json.dumps(answer) + "\n")
-    sys.stdout.flush()
-    if failed:
-        sys.exit(2)
-
-
-def json_object(text: str, keys: tuple[str, ...]) -> dict:
-    """Parse a JSON request line and check it names the required keys."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError("The request line is not valid JSON.") from None
-    if not isinstance(obj, dict):
-        raise ValueError("The request line must be a JSON object.")
-    missing = [k for k in keys if k not in obj]
-    if missing:
-        raise ValueError(f"The request is missing {', '.join(missing)}.")
-    return obj
 
 
 def card_text(value) -> str:
@@ -220,12 +168,8 @@ def dice_command(total: str | None, jsonl: bool) -> None:
 
 
 def register(cli: click.Group) -> None:
-    """Attach the engine commands to the ``trainer`` group."""
+    """Attach the engine commands (``hand``, ``settle``, ``dice``, ``house-way``) to a group."""
     cli.add_command(hand)
     cli.add_command(settle_command)
     cli.add_command(dice_command)
-    try:
-        from trainer import house_way_cli
-    except ImportError:
-        return
-    house_way_cli.register(cli, hand)
+    house_way.register(cli, hand)

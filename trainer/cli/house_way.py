@@ -7,10 +7,10 @@ import sys
 
 import click
 
+from trainer.cli.io import emit, fail, stream_jsonl
 from trainer.engine.hands import Wheel
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES
-from trainer.engine_cli import emit, fail, stream_jsonl
 
 # The rule book's reference figures, Trump Plaza against Trump Plaza, per profile
 # (share of deals; nevada's to about +-0.02 points, no-commission's "about"). The
@@ -67,99 +67,106 @@ def _hand_line(way, wheel: str):
     return answer
 
 
+@click.command("set")
+@click.argument("cards", nargs=-1)
+@click.option("--house-way", "house_way", default=DEFAULT_HOUSE_WAY,
+              show_default=True, help="Preset name (see: trainer house-way list).")
+@click.option("--wheel", default=Wheel.SECOND_HIGHEST.value, show_default=True,
+              help="second_highest or lowest.")
+@click.option("--jsonl", is_flag=True,
+              help="Read one hand per line on stdin; answer one per line.")
+def hand_set(cards: tuple[str, ...], house_way: str, wheel: str, jsonl: bool) -> None:
+    """Set seven cards the house way: back, front, rule and explanation."""
+    way = _way(house_way)
+    if wheel not in {w.value for w in Wheel}:
+        fail(f"Unknown wheel setting {wheel!r}; use second_highest or lowest.")
+    answer = _hand_line(way, wheel)
+    if jsonl:
+        stream_jsonl(answer)
+        return
+    if not cards:
+        fail("Give seven cards, e.g.: trainer hand set As Kd Qc 9h 7s 4c 2d")
+    try:
+        emit(answer(" ".join(cards)))
+    except ValueError as exc:
+        fail(str(exc))
+
+
+@click.group("house-way")
+def house_way_group() -> None:
+    """List, verify and simulate the casinos' house ways."""
+
+
+@house_way_group.command("list")
+def list_command() -> None:
+    """List the preset house ways with casino name and rule count."""
+    emit({"default": DEFAULT_HOUSE_WAY, "presets": [
+        {"name": n, "casino": load(n).casino, "rules": len(load(n).rules)}
+        for n in preset_names()]})
+
+
+@house_way_group.command("verify")
+@click.argument("name", required=False)
+@click.option("--sample", default=None, help="Check N random hands instead of all.")
+@click.option("--seed", default=None, help="Seed for --sample (default 0).")
+@click.option("--wheel", default=Wheel.SECOND_HIGHEST.value, show_default=True)
+@click.option("--workers", default="2", show_default=True, help="Processes to use.")
+def verify_command(name, sample, seed, wheel, workers) -> None:
+    """Check every seven-card hand (or a sample): no foul, all cards, deterministic."""
+    from trainer.engine.house_way.verify import verify
+
+    if name is None:
+        fail("Give a house way, e.g.: trainer house-way verify trump-plaza")
+    _way(name)
+    if wheel not in {w.value for w in Wheel}:
+        fail(f"Unknown wheel setting {wheel!r}; use second_highest or lowest.")
+    n = None if sample is None else _count(sample, "the sample size")
+    if n == 0:
+        fail("The sample size must be more than zero.")
+    summary = verify(name, n, _count(seed, "the seed", 0), wheel,
+                     max(1, _count(workers, "the number of workers")))
+    emit(summary)
+    if summary["failed_hands"]:
+        sys.exit(1)
+
+
+@house_way_group.command("simulate")
+@click.argument("name", required=False)
+@click.option("--against", default=None, help="The banker's house way (default: NAME).")
+@click.option("--hands", default=None, help="Number of deals.")
+@click.option("--seed", default=None, help="Random seed (default 0).")
+@click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
+              help="Table-rules profile: commission, wheel.")
+@click.option("--bet-cents", default="10000", show_default=True)
+@click.option("--workers", default="2", show_default=True, help="Processes to use.")
+def simulate_command(name, against, hands, seed, profile, bet_cents, workers) -> None:
+    """Play a house way (player) against a house way (banker) on random deals."""
+    from trainer.engine.house_way.simulate import simulate
+    from trainer.engine.profiles import get_profile
+
+    if name is None:
+        fail("Give a house way, e.g.: trainer house-way simulate trump-plaza --hands 1000")
+    against = against or name
+    _way(name), _way(against)
+    try:
+        table = get_profile(profile)
+    except ValueError as exc:
+        fail(str(exc))
+    n = _count(hands, "the number of hands (--hands N)")
+    if n == 0:
+        fail("The number of hands must be more than zero.")
+    bet = _count(bet_cents, "the bet in cents")
+    if bet == 0:
+        fail("The bet must be more than zero.")
+    counts = simulate(name, against, n, _count(seed, "the seed", 0), table.wheel,
+                      max(1, _count(workers, "the number of workers")))
+    emit(summarize(name, against, counts, table, bet))
+
+
 def register(cli: click.Group, hand_group: click.Group) -> None:
     """Add ``hand set`` to the hand group and the ``house-way`` group to the CLI."""
-
-    @hand_group.command("set")
-    @click.argument("cards", nargs=-1)
-    @click.option("--house-way", "house_way", default=DEFAULT_HOUSE_WAY,
-                  show_default=True, help="Preset name (see: trainer house-way list).")
-    @click.option("--wheel", default=Wheel.SECOND_HIGHEST.value, show_default=True,
-                  help="second_highest or lowest.")
-    @click.option("--jsonl", is_flag=True,
-                  help="Read one hand per line on stdin; answer one per line.")
-    def hand_set(cards: tuple[str, ...], house_way: str, wheel: str, jsonl: bool) -> None:
-        """Set seven cards the house way: back, front, rule and explanation."""
-        way = _way(house_way)
-        if wheel not in {w.value for w in Wheel}:
-            fail(f"Unknown wheel setting {wheel!r}; use second_highest or lowest.")
-        answer = _hand_line(way, wheel)
-        if jsonl:
-            stream_jsonl(answer)
-            return
-        if not cards:
-            fail("Give seven cards, e.g.: trainer hand set As Kd Qc 9h 7s 4c 2d")
-        try:
-            emit(answer(" ".join(cards)))
-        except ValueError as exc:
-            fail(str(exc))
-
-    @cli.group("house-way")
-    def house_way_group() -> None:
-        """List, verify and simulate the casinos' house ways."""
-
-    @house_way_group.command("list")
-    def list_command() -> None:
-        """List the preset house ways with casino name and rule count."""
-        emit({"default": DEFAULT_HOUSE_WAY, "presets": [
-            {"name": n, "casino": load(n).casino, "rules": len(load(n).rules)}
-            for n in preset_names()]})
-
-    @house_way_group.command("verify")
-    @click.argument("name", required=False)
-    @click.option("--sample", default=None, help="Check N random hands instead of all.")
-    @click.option("--seed", default=None, help="Seed for --sample (default 0).")
-    @click.option("--wheel", default=Wheel.SECOND_HIGHEST.value, show_default=True)
-    @click.option("--workers", default="2", show_default=True, help="Processes to use.")
-    def verify_command(name, sample, seed, wheel, workers) -> None:
-        """Check every seven-card hand (or a sample): no foul, all cards, deterministic."""
-        from trainer.engine.house_way.verify import verify
-
-        if name is None:
-            fail("Give a house way, e.g.: trainer house-way verify trump-plaza")
-        _way(name)
-        if wheel not in {w.value for w in Wheel}:
-            fail(f"Unknown wheel setting {wheel!r}; use second_highest or lowest.")
-        n = None if sample is None else _count(sample, "the sample size")
-        if n == 0:
-            fail("The sample size must be more than zero.")
-        summary = verify(name, n, _count(seed, "the seed", 0), wheel,
-                         max(1, _count(workers, "the number of workers")))
-        emit(summary)
-        if summary["failed_hands"]:
-            sys.exit(1)
-
-    @house_way_group.command("simulate")
-    @click.argument("name", required=False)
-    @click.option("--against", default=None, help="The banker's house way (default: NAME).")
-    @click.option("--hands", default=None, help="Number of deals.")
-    @click.option("--seed", default=None, help="Random seed (default 0).")
-    @click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
-                  help="Table-rules profile: commission, wheel.")
-    @click.option("--bet-cents", default="10000", show_default=True)
-    @click.option("--workers", default="2", show_default=True, help="Processes to use.")
-    def simulate_command(name, against, hands, seed, profile, bet_cents, workers) -> None:
-        """Play a house way (player) against a house way (banker) on random deals."""
-        from trainer.engine.house_way.simulate import simulate
-        from trainer.engine.profiles import get_profile
-
-        if name is None:
-            fail("Give a house way, e.g.: trainer house-way simulate trump-plaza --hands 1000")
-        against = against or name
-        _way(name), _way(against)
-        try:
-            table = get_profile(profile)
-        except ValueError as exc:
-            fail(str(exc))
-        n = _count(hands, "the number of hands (--hands N)")
-        if n == 0:
-            fail("The number of hands must be more than zero.")
-        bet = _count(bet_cents, "the bet in cents")
-        if bet == 0:
-            fail("The bet must be more than zero.")
-        counts = simulate(name, against, n, _count(seed, "the seed", 0), table.wheel,
-                          max(1, _count(workers, "the number of workers")))
-        emit(summarize(name, against, counts, table, bet))
+    hand_group.add_command(hand_set)
+    cli.add_command(house_way_group)
 
 
 def summarize(player_way: str, banker_way: str, counts: dict, profile, bet_cents: int

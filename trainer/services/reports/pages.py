@@ -35,11 +35,9 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import (
-    Integer, and_, bindparam, case, func, literal_column, or_, select, text,
-)
-from sqlalchemy.orm import aliased
+from sqlalchemy import Integer, and_, bindparam, case, func, literal_column, or_, select, text
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql import ColumnElement
 from sqlalchemy.sql.expression import FunctionElement
 

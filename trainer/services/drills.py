@@ -34,7 +34,6 @@ from sqlalchemy.orm import aliased
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
-from trainer.limits import parse_id
 from trainer.models import (
     DEFAULT_HOUSE_WAY,
     DEFAULT_PROFILE,
@@ -44,13 +43,13 @@ from trainer.models import (
     User,
     utcnow,
 )
+from trainer.models.types import parse_id
+from trainer.services.certification.sealing import exam_time_over, without_sealed
+from trainer.services.timing import GRACE_MS
 
 MODES = ("practice", "timed", "exam")
 DEFAULT_LENGTH = 20
 MAX_LENGTH = 200
-# Allowance for the question's trip to the browser and the answer's trip back:
-# an answer is late only once the limit plus this grace has passed on the server.
-GRACE_MS = 1000
 # How many of a trainee's latest missed rules "my mistakes" draws from.
 MISTAKE_RULES = 5
 MISTAKE_LOOKBACK = 50
@@ -189,8 +188,6 @@ def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[s
 
     Misses in an exam that has not ended are left out: they would tell which were wrong.
     """
-    from trainer.certification import without_sealed  # certification imports this module
-
     rows = db.session.execute(
         without_sealed(db.select(Attempt.rule_id), user_id)
         .filter_by(user_id=user_id, kind=kind, correct=False)
@@ -333,8 +330,6 @@ def _exam_time_over(session: DrillSession) -> bool:
     """Tell whether an exam's time is over: its results are open, so it takes no more answers."""
     if session.mode != "exam" or session.finished_at is not None:
         return False
-    from trainer.certification import exam_time_over  # certification imports this module
-
     return exam_time_over(session)
 
 

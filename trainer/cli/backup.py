@@ -1,0 +1,54 @@
+"""``trainer backup`` and ``trainer restore``: the commands around ``trainer.services.backup``."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from trainer.services import backup
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(path: Path) -> None:
+    """Write a consistent copy of the database to PATH while the app runs."""
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    source = backup.sqlite_path(url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if source is not None:
+        pages = backup.backup_sqlite(source, path)
+        click.echo(f"Backed up {source} to {path} ({pages} pages, integrity ok).")
+        return
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise click.ClickException("pg_dump is not installed (apt-get install postgresql-client).")
+    subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={path}",
+                    backup.libpq_url(url)], check=True)
+    click.echo(f"Backed up the PostgreSQL database to {path} (pg_dump custom format).")
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@with_appcontext
+def restore_command(path: Path, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the app first)."""
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    target = backup.sqlite_path(url)
+    if not yes:
+        click.confirm(f"Replace every record in the database with {path}?", abort=True)
+    if target is not None:
+        backup.restore_sqlite(path, target)
+        click.echo(f"Restored {target} from {path}.")
+        return
+    pg_restore = shutil.which("pg_restore")
+    if pg_restore is None:
+        raise click.ClickException("pg_restore is not installed (apt-get install postgresql-client).")
+    subprocess.run([pg_restore, "--clean", "--if-exists", "--no-owner", "--single-transaction",
+                    f"--dbname={backup.libpq_url(url)}", str(path)], check=True)
+    click.echo(f"Restored the PostgreSQL database from {path}.")

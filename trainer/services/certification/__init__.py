@@ -1,0 +1,1 @@
+"""Certification: sealed exams scheduled for trainees and their kept results (``exams``)."""

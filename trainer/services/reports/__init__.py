@@ -1,0 +1,1 @@
+"""Supervisors' reports: figures per trainee, drill and rule, readiness (``pages`` for now)."""

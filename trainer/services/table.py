@@ -1,0 +1,245 @@
+"""The player's game: deal, settle and keep the balance of a practice table.
+
+The server deals, sets the banker's hand, settles and keeps the balance; the
+blueprint (``trainer.web.play``) turns requests into these calls and their
+results into JSON and pages.
+
+Money: the balance changes only when a hand is settled, by the hand's net, in
+the transaction that marks the hand settled. The bet is not taken at the deal;
+instead a deal is refused unless the balance covers the worst loss (the bet and
+any flat fee), and a game holds at most one open hand, so the balance can never
+go below zero.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from trainer.engine.cards import card_list, parse_cards
+from trainer.engine.game import (
+    STARTING_BALANCE_CENTS,
+    GameDeal,
+    deal_hand,
+    play_hand,
+    same_value,
+    setting_dict,
+    verify_deal_bet,
+)
+from trainer.engine.profiles import get_profile
+from trainer.extensions import db
+from trainer.models import (
+    DEFAULT_HOUSE_WAY,
+    DEFAULT_PROFILE,
+    GameHand,
+    Group,
+    PlayerGame,
+    User,
+    utcnow,
+)
+
+HISTORY_ROWS = 20
+
+
+class PlayError(Exception):
+    """A request the table refuses; ``status`` is the HTTP code to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def new_seed() -> int:
+    """Draw the seed a hand is dealt from."""
+    return secrets.randbits(63)
+
+
+def lock_player(user_id: int) -> None:
+    """Make this user's game requests take turns until the transaction ends.
+
+    Two deals at once (a double click, ten tabs) would each find no open game or
+    hand and each open one. The lock is on the user's row, which exists before
+    any game does: ``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite an update
+    that changes nothing takes the database's write lock first thing, so the other
+    request waits (busy timeout) and then sees this one's game and hand.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        # Not the key column: rewriting a key would make SQLite check every child table.
+        db.session.execute(update(User).where(User.id == user_id).values(name=User.name)
+                           .execution_options(synchronize_session=False))
+    else:
+        db.session.execute(select(User.id).where(User.id == user_id).with_for_update())
+
+
+def table_settings(group: Group | None) -> tuple[str, str]:
+    """Return the house way and table-rules profile of a player's group (the defaults without one)."""
+    if group is None:
+        return DEFAULT_HOUSE_WAY, DEFAULT_PROFILE
+    return group.house_way, group.profile
+
+
+def current_game(user_id: int) -> PlayerGame | None:
+    """Return the user's game still running, if any."""
+    return db.session.execute(
+        db.select(PlayerGame)
+        .filter_by(user_id=user_id, ended_at=None)
+        .order_by(PlayerGame.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def _new_game(user_id: int) -> PlayerGame:
+    game = PlayerGame(user_id=user_id, balance_cents=STARTING_BALANCE_CENTS,
+                      starting_cents=STARTING_BALANCE_CENTS, started_at=utcnow())
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+def open_hand(game: PlayerGame | None) -> GameHand | None:
+    """Return the game's hand dealt and not yet settled, if any."""
+    if game is None:
+        return None
+    return db.session.execute(
+        db.select(GameHand).filter_by(game_id=game.id, state="dealt").limit(1)
+    ).scalar_one_or_none()
+
+
+def find_hand(hand_id: int, user_id: int) -> GameHand | None:
+    """Return one of the user's hands, or None for a missing hand or anyone else's."""
+    hand = db.session.get(GameHand, hand_id)
+    if hand is None or hand.game.user_id != user_id:
+        return None
+    return hand
+
+
+def limits(profile_name: str) -> dict[str, Any]:
+    """Return a profile's smallest and largest bet and its rules in words."""
+    profile = get_profile(profile_name)
+    return {"min_bet_cents": profile.min_bet_cents, "max_bet_cents": profile.max_bet_cents,
+            "rules": profile.describe()}
+
+
+def deal(user: User, bet_cents: Any) -> GameHand:
+    """Deal a hand for ``bet_cents`` in the user's current game (started on the first deal)."""
+    lock_player(user.id)  # a double Deal opens one game and one hand
+    game = current_game(user.id) or _new_game(user.id)
+    if open_hand(game) is not None:
+        raise PlayError(_("Finish the hand on the table first."), 409)
+    house_way, profile = table_settings(user.group)
+    try:
+        verify_deal_bet(bet_cents, game.balance_cents, profile)
+    except ValueError as error:
+        raise PlayError(str(error)) from error
+    number = (db.session.execute(
+        db.select(db.func.max(GameHand.number)).filter_by(game_id=game.id)
+    ).scalar() or 0) + 1
+    seed = new_seed()
+    dealt = deal_hand(seed)
+    hand = GameHand(game_id=game.id, number=number, seed=seed, house_way=house_way,
+                    profile=profile, bet_cents=bet_cents, state="dealt",
+                    player_cards=card_list(dealt.player),
+                    banker_cards=card_list(dealt.banker), dealt_at=utcnow())
+    game.last_bet_cents = bet_cents
+    db.session.add(hand)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Another tab dealt this hand first.
+        db.session.rollback()
+        raise PlayError(_("Finish the hand on the table first."), 409) from None
+    return hand
+
+
+def settle(hand: GameHand, front: list[str] | None) -> GameHand:
+    """Settle a dealt hand with the player's front (None: the house way) and pay the net.
+
+    The hand is marked settled only if it is still dealt, and the balance moves in
+    the same transaction, so a double submit cannot settle or pay twice.
+    """
+    if hand.state != "dealt":
+        raise PlayError(_("This hand is already settled."), 409)
+    game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
+    try:
+        result = play_hand(game_deal, front, hand.bet_cents, hand.profile, hand.house_way)
+    except ValueError as error:
+        raise PlayError(str(error)) from error
+    s, h = result.settlement, result.house_settlement
+    done = db.session.execute(
+        update(GameHand)
+        .where(GameHand.id == hand.id, GameHand.state == "dealt")
+        .values(
+            state="settled", used_house_way=front is None,
+            player_back=card_list(result.player.back),
+            player_front=card_list(result.player.front),
+            house_back=card_list(result.house.back), house_front=card_list(result.house.front),
+            house_rule=result.house.rule,
+            banker_back=card_list(result.banker.back),
+            banker_front=card_list(result.banker.front), banker_rule=result.banker.rule,
+            outcome=s.outcome.value, commission_cents=s.commission_cents,
+            net_cents=s.net_cents, house_outcome=h.outcome.value,
+            house_net_cents=h.net_cents, settled_at=utcnow(),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise PlayError(_("This hand is already settled."), 409)
+    db.session.execute(
+        update(PlayerGame)
+        .where(PlayerGame.id == hand.game_id)
+        .values(balance_cents=PlayerGame.balance_cents + s.net_cents)
+        .execution_options(synchronize_session=False)
+    )
+    balance = db.session.execute(
+        db.select(PlayerGame.balance_cents).filter_by(id=hand.game_id)
+    ).scalar_one()
+    db.session.execute(
+        update(GameHand).where(GameHand.id == hand.id).values(balance_after_cents=balance)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+    db.session.refresh(hand)
+    return hand
+
+
+def restart(user_id: int) -> bool:
+    """End the user's current game and start another; False while a hand is on the table."""
+    lock_player(user_id)
+    game = current_game(user_id)
+    if open_hand(game) is not None:
+        return False
+    if game is not None:
+        game.ended_at = utcnow()
+    _new_game(user_id)
+    db.session.commit()
+    return True
+
+
+def history_row(hand: GameHand) -> dict[str, Any]:
+    """Describe a settled hand for the history: both settings, both results, the cost."""
+    wheel = get_profile(hand.profile).wheel
+    player = setting_dict(parse_cards(hand.player_back, 5), parse_cards(hand.player_front, 2),
+                          wheel)
+    house = setting_dict(parse_cards(hand.house_back, 5), parse_cards(hand.house_front, 2),
+                         wheel)
+    banker = setting_dict(parse_cards(hand.banker_back, 5), parse_cards(hand.banker_front, 2),
+                          wheel)
+    followed = same_value(parse_cards(hand.player_back), parse_cards(hand.player_front),
+                          parse_cards(hand.house_back), parse_cards(hand.house_front), wheel)
+    return {"hand": hand, "player": player, "house": house, "banker": banker,
+            "followed": followed, "cost_cents": hand.house_net_cents - hand.net_cents}
+
+
+def history(game: PlayerGame | None) -> list[dict[str, Any]]:
+    """Return the game's latest settled hands, newest first, as history rows."""
+    if game is None:
+        return []
+    hands = db.session.execute(
+        db.select(GameHand).filter_by(game_id=game.id, state="settled")
+        .order_by(GameHand.number.desc()).limit(HISTORY_ROWS)
+    ).scalars()
+    return [history_row(hand) for hand in hands]

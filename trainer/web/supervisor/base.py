@@ -1,0 +1,104 @@
+"""The supervisor blueprint, its gate, and what every page family shares.
+
+Ownership lookups (``get_*_or_404``), the drill kinds in page order, the
+report period from the query string, and the names of periods, readiness
+and modes.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user, login_required
+
+from trainer.engine.drills import DRILLS
+from trainer.engine.house_way import load, preset_names
+from trainer.engine.profiles import get_profile, profile_names
+from trainer.extensions import db
+from trainer.models import Attempt, Group, Role, User
+from trainer.services.reports.pages import Period, Readiness
+from trainer.web.forms import GroupForm
+
+bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
+
+DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check")
+PERIOD_NAMES = {"7d": _l("Last 7 days"), "30d": _l("Last 30 days"), "all": _l("All time")}
+READINESS_NAMES = {
+    Readiness.CERTIFIED: _l("Ready to deal"),
+    Readiness.REFRESHER: _l("Certified, needs a refresher"),
+    Readiness.EXAM_SCHEDULED: _l("Exam scheduled"),
+    Readiness.EXAM_DUE: _l("Ready for the exam"),
+    Readiness.TRAINING: _l("In training"),
+    Readiness.NO_DATA: _l("No timed practice yet"),
+    Readiness.NO_CRITERIA: _l("No criteria set"),
+}
+MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
+
+
+@bp.before_request
+@login_required
+def require_supervisor() -> None:
+    """Keep every page of this blueprint to supervisors and admins."""
+    if current_user.role not in (Role.SUPERVISOR, Role.ADMIN):
+        abort(403)
+
+
+def drill_kinds() -> list[str]:
+    """Return the registered drill kinds in the order the drills page offers them."""
+    return [k for k in DRILL_ORDER if k in DRILLS] + sorted(set(DRILLS) - set(DRILL_ORDER))
+
+
+def house_way_choices() -> list[tuple[str, str]]:
+    """Return the engine's house way presets as (name, title), the default first."""
+    return [(name, f"{load(name).title} ({name})") for name in preset_names()]
+
+
+def profile_choices() -> list[tuple[str, str]]:
+    """Return the engine's table-rules profiles as (name, description), the default first."""
+    return [(name, f"{name}: {get_profile(name).describe()}") for name in profile_names()]
+
+
+def get_group_or_404(group_id: int) -> Group:
+    """Return a group the signed-in user may see (their own, or any for an admin), or 404."""
+    group = db.session.get(Group, group_id)
+    if group is None or (current_user.role != Role.ADMIN and group.supervisor_id != current_user.id):
+        abort(404)
+    return group
+
+
+def get_trainee_or_404(user_id: int) -> User:
+    """Return a trainee now in one of the signed-in supervisor's groups (any for an admin), or 404."""
+    user = db.session.get(User, user_id)
+    if user is None or user.role != Role.TRAINEE:
+        abort(404)
+    if current_user.role != Role.ADMIN and (
+        user.group is None or user.group.supervisor_id != current_user.id
+    ):
+        abort(404)
+    return user
+
+
+def get_attempt_or_404(attempt_id: int) -> Attempt:
+    """Return an attempt of a trainee the signed-in user may see, or 404."""
+    attempt = db.session.get(Attempt, attempt_id)
+    if attempt is None:
+        abort(404)
+    get_trainee_or_404(attempt.user_id)
+    return attempt
+
+
+def request_period() -> Period:
+    """Return the report period the query string asks for (the default when it names none)."""
+    return Period.parse(request.args.get("period"))
+
+
+def group_form(group: Group | None = None) -> GroupForm:
+    """Return the group form with the engine's house ways and profiles to choose from."""
+    form = GroupForm(obj=group)
+    form.house_way.choices = house_way_choices()
+    form.profile.choices = profile_choices()
+    if group is not None:
+        # Keep a setting the engine no longer ships selectable, not silently changed.
+        for field, value in ((form.house_way, group.house_way), (form.profile, group.profile)):
+            if value not in {name for name, _label in field.choices}:
+                field.choices.append((value, value))
+    return form

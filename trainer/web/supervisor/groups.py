@@ -1,0 +1,116 @@
+"""Supervisors' group pages: the list, a new group, a group's overview."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from trainer.extensions import db
+from trainer.models import Group, Role, utcnow
+from trainer.services import audit
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
+from trainer.services.reports import pages as reports
+from trainer.services.reports.pages import Figures
+from trainer.web import charts
+from trainer.web.supervisor.base import (
+    PERIOD_NAMES,
+    READINESS_NAMES,
+    bp,
+    drill_kinds,
+    get_group_or_404,
+    group_form,
+    request_period,
+)
+
+
+@bp.route("/")
+def groups() -> str | Response:
+    """List the groups the signed-in user may see; supervisors find them on their home page."""
+    if current_user.role == Role.SUPERVISOR:
+        return redirect(url_for("main.index"))
+    all_groups = db.session.execute(db.select(Group).order_by(Group.name)).scalars().all()
+    return render_template("supervisor/groups.html", groups=all_groups)
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new_group() -> str | Response:
+    """Create a group led by the signed-in supervisor."""
+    form = group_form()
+    if form.validate_on_submit():
+        group = Group(
+            name=form.name.data.strip(),
+            supervisor_id=current_user.id,
+            house_way=form.house_way.data,
+            profile=form.profile.data,
+            settings={},
+        )
+        db.session.add(group)
+        db.session.flush()
+        audit.record(current_user.id, "group.create", "group", group.id,
+                     new={"name": group.name, "house_way": group.house_way,
+                          "profile": group.profile})
+        db.session.commit()
+        flash(_("Group %(name)s created.", name=group.name), "success")
+        return redirect(url_for("supervisor.show_group", group_id=group.id))
+    return render_template("supervisor/group_form.html", form=form, group=None)
+
+
+SORT_KEYS = ("name", "readiness", "last", "attempts", "accuracy")
+
+
+def _sort_rows(rows: list[reports.TraineeRow], key: str, descending: bool) -> list[reports.TraineeRow]:
+    """Sort the overview's rows by a column; trainees without figures go last."""
+    kind = None
+    if ":" in key:
+        key, kind = key.split(":", 1)
+
+    def figures(row: reports.TraineeRow) -> Figures:
+        return row.kinds.get(kind, Figures()) if kind else row.total
+
+    keyed: dict[str, Any] = {
+        "name": lambda r: r.name.lower(),
+        "readiness": lambda r: reports.READINESS_ORDER.index(r.verdict.status),
+        "attempts": lambda r: figures(r).answered,
+        "accuracy": lambda r: -1.0 if figures(r).accuracy is None else figures(r).accuracy,
+        "median": lambda r: figures(r).median_ms if figures(r).median_ms is not None else float("inf"),
+    }
+    if key == "last":
+        present = sorted((r for r in rows if r.last_activity), key=lambda r: r.last_activity,
+                         reverse=descending)
+        return present + [r for r in rows if not r.last_activity]
+    return sorted(rows, key=keyed.get(key, keyed["name"]), reverse=descending)
+
+
+def _sparkline(points: list[reports.Point], buckets: reports.Buckets, name: str) -> Any:
+    values: list[float | None] = [None] * buckets.count
+    for point in points:
+        index = (point.day - buckets.start(0)).days // buckets.size
+        if 0 <= index < buckets.count:
+            values[index] = point.figures.accuracy
+    return charts.sparkline(values, _("Accuracy trend of %(name)s", name=name))
+
+
+@bp.route("/groups/<id:group_id>")
+def show_group(group_id: int) -> str:
+    """Show the group overview: each trainee's figures, trend and readiness, and weak rules."""
+    group = get_group_or_404(group_id)
+    period = request_period()
+    member_ids = [m.user_id for m in group.memberships]
+    drill_service.settle_overdue(user_ids=member_ids)
+    certification.record_results(member_ids)
+    overview = reports.group_overview(group.id, period)
+    sort = request.args.get("sort", "name")
+    descending = request.args.get("dir") == "desc"
+    rows = _sort_rows(overview.rows, sort, descending)
+    sparklines = {row.id: _sparkline(row.trend, overview.buckets, row.name) for row in rows}
+    kinds = [k for k in drill_kinds() if k in overview.kinds]
+    return render_template(
+        "supervisor/group.html", group=group, overview=overview, rows=rows, kinds=kinds,
+        sparklines=sparklines, sort=sort, descending=descending, period_names=PERIOD_NAMES,
+        readiness_names=READINESS_NAMES,
+        unanswered=reports.unanswered_practice(member_ids, period.since(utcnow())),
+    )

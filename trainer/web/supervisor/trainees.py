@@ -1,0 +1,211 @@
+"""Supervisors' trainee pages: a new trainee, figures and report, exams, replays, password, active."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from trainer.engine.drills import DrillContext, new_question
+from trainer.extensions import db
+from trainer.models import Group, Membership, Role, User, normalize_login, utcnow
+from trainer.services import audit, stored_answers
+from trainer.services import drills as drill_service
+from trainer.services.certification import exams as certification
+from trainer.services.drills import regrade
+from trainer.services.reports import pages as reports
+from trainer.services.reports.pages import Figures
+from trainer.web import charts
+from trainer.web.filters import drill_title, percent
+from trainer.web.forms import NewTraineeForm, ResetPasswordForm
+from trainer.web.main import recent_attempts, supervised_groups
+from trainer.web.supervisor.base import (
+    MODE_NAMES,
+    PERIOD_NAMES,
+    READINESS_NAMES,
+    bp,
+    drill_kinds,
+    get_attempt_or_404,
+    get_group_or_404,
+    get_trainee_or_404,
+    request_period,
+)
+
+
+@bp.route("/trainees/new", methods=["GET", "POST"])
+def new_trainee() -> str | Response:
+    """Create a trainee in one of the signed-in supervisor's groups."""
+    groups = [group for group, _count in supervised_groups(current_user.id)]
+    if not groups:
+        flash(_("Create a group first; every trainee belongs to one."), "info")
+        return redirect(url_for("supervisor.new_group"))
+    form = NewTraineeForm()
+    form.group_id.choices = [(group.id, group.name) for group in groups]
+    if form.validate_on_submit():
+        login = normalize_login(form.login.data)
+        if _login_taken(login):
+            form.login.errors.append(_("That login is taken."))
+        else:
+            group = get_group_or_404(form.group_id.data)
+            trainee = User(name=form.name.data.strip(), login=login, role=Role.TRAINEE)
+            trainee.set_password(form.password.data)
+            trainee.membership = Membership(group_id=group.id)
+            db.session.add(trainee)
+            db.session.flush()
+            audit.record(current_user.id, "account.create", "user", trainee.id,
+                         new={**audit.account_fields(trainee), "group_id": group.id})
+            db.session.commit()
+            flash(_("Trainee %(name)s created.", name=trainee.name), "success")
+            return redirect(url_for("supervisor.show_group", group_id=group.id))
+    return render_template("supervisor/new_trainee.html", form=form)
+
+
+def _login_taken(login: str) -> bool:
+    return db.session.execute(
+        db.select(User.id).filter_by(login=login)
+    ).first() is not None
+
+
+def _exam_kind_choices(group: Group | None) -> list[tuple[str, str]]:
+    if group is None:
+        return []
+    return [(c.kind, drill_title(c.kind)) for c in reports.group_criteria(group.settings)]
+
+
+def _timeline_charts(report: reports.TraineeReport) -> tuple[Any, Any]:
+    buckets = report.buckets
+    labels = [buckets.start(i).strftime("%d %b") for i in range(buckets.count)]
+    accuracy, speed = [], []
+    slowest = 1000.0
+    for kind, points in report.timeline.items():
+        acc: list[float | None] = [None] * buckets.count
+        med: list[float | None] = [None] * buckets.count
+        for point in points:
+            index = (point.day - buckets.start(0)).days // buckets.size
+            if 0 <= index < buckets.count:
+                acc[index] = point.figures.accuracy
+                if point.figures.median_ms is not None:
+                    med[index] = point.figures.median_ms / 1000
+                    slowest = max(slowest, point.figures.median_ms)
+        accuracy.append(charts.Series(drill_title(kind), acc))
+        speed.append(charts.Series(drill_title(kind), med))
+    top = max(5.0, float(int(slowest / 1000) + 1))
+    return (
+        charts.line_chart(accuracy, labels, _("Accuracy over time, per drill"), 0.0, 1.0, percent),
+        charts.line_chart(speed, labels, _("Median answer time over time, per drill (s)"),
+                          0.0, top, lambda v: f"{v:.0f} s"),
+    )
+
+
+def _accuracy_bars(kinds: dict[str, Figures]) -> Any:
+    bars = [(drill_title(k), kinds[k].accuracy) for k in drill_kinds() if k in kinds]
+    return charts.bar_chart(bars or [(_("No answers"), None)], _("Accuracy per drill"), percent)
+
+
+@bp.route("/trainees/<id:user_id>")
+def show_trainee(user_id: int) -> str:
+    """Show a trainee's figures over time, rules weakest first, mistakes, sessions and exams."""
+    trainee = get_trainee_or_404(user_id)
+    drill_service.settle_overdue(user_ids=[trainee.id])
+    certification.record_results([trainee.id])
+    period = request_period()
+    report = reports.trainee_report(trainee.id, period)
+    verdict = reports.trainee_verdict(trainee.id, trainee.group)
+    accuracy_chart, speed_chart = _timeline_charts(report)
+    return render_template(
+        "supervisor/trainee.html", trainee=trainee, report=report, verdict=verdict,
+        accuracy_chart=accuracy_chart, speed_chart=speed_chart,
+        bars=_accuracy_bars(report.kinds), kinds=[k for k in drill_kinds() if k in report.kinds],
+        period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, mode_names=MODE_NAMES,
+        exam_kinds=_exam_kind_choices(trainee.group),
+        recent=recent_attempts(trainee.id, include_sealed=True),
+        unanswered=reports.unanswered_practice([trainee.id], period.since(utcnow())).get(
+            trainee.id, 0),
+    )
+
+
+@bp.route("/trainees/<id:user_id>/report")
+def trainee_report(user_id: int) -> str:
+    """Show a one-page printable report of a trainee: accuracy per drill, readiness, certificates."""
+    trainee = get_trainee_or_404(user_id)
+    drill_service.settle_overdue(user_ids=[trainee.id])
+    certification.record_results([trainee.id])
+    period = request_period()
+    report = reports.trainee_report(trainee.id, period)
+    verdict = reports.trainee_verdict(trainee.id, trainee.group)
+    return render_template(
+        "supervisor/report.html", trainee=trainee, report=report, verdict=verdict,
+        bars=_accuracy_bars(report.kinds), kinds=[k for k in drill_kinds() if k in report.kinds],
+        period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, now=utcnow(),
+    )
+
+
+@bp.route("/trainees/<id:user_id>/exams", methods=["POST"])
+def schedule_exam(user_id: int) -> Response:
+    """Schedule a sealed certification exam for a trainee."""
+    trainee = get_trainee_or_404(user_id)
+    if trainee.group is None:
+        abort(404)
+    try:
+        certification.schedule_exam(
+            trainee.group.id, trainee.id, request.form.get("kind", ""), current_user.id
+        )
+    except certification.ExamError as error:
+        flash(str(error), "error")
+    else:
+        flash(_("Exam scheduled for %(name)s; it shows on their home page.", name=trainee.name),
+              "success")
+    return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
+
+
+@bp.route("/attempts/<id:attempt_id>/replay")
+def replay_attempt(attempt_id: int) -> str:
+    """Replay one answered question from its seed, with the answer given and the right one."""
+    attempt = get_attempt_or_404(attempt_id)
+    trainee = db.session.get(User, attempt.user_id)
+    shown = stored_answers.shown_attempt(attempt.kind, attempt.question, attempt.answer)
+    question, grade = shown.question, None
+    try:
+        context = DrillContext.from_dict(attempt.question.get("context", {}))
+        question = new_question(attempt.kind, attempt.seed, context)
+        grade = regrade(attempt)
+    except stored_answers.UNREADABLE_ERRORS:
+        # A question from an older engine may no longer replay: show it as stored.
+        pass
+    return render_template("supervisor/replay.html", attempt=attempt, trainee=trainee,
+                           question=question, grade=grade, shown=shown)
+
+
+@bp.route("/trainees/<id:user_id>/password", methods=["GET", "POST"])
+def reset_password(user_id: int) -> str | Response:
+    """Give one of the supervisor's trainees a new password."""
+    trainee = get_trainee_or_404(user_id)
+    form = ResetPasswordForm()
+    form.account_login = trainee.login
+    if form.validate_on_submit():
+        trainee.set_password(form.password.data)
+        audit.record(current_user.id, "account.password-reset", "user", trainee.id)
+        db.session.commit()
+        flash(_("New password set for %(name)s.", name=trainee.name), "success")
+        return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
+    return render_template("supervisor/reset_password.html", form=form, trainee=trainee)
+
+
+@bp.route("/trainees/<id:user_id>/active", methods=["POST"])
+def set_trainee_active(user_id: int) -> Response:
+    """Deactivate one of the supervisor's trainees (ending their sessions) or reactivate."""
+    trainee = get_trainee_or_404(user_id)
+    wanted = request.form.get("active")
+    if wanted not in ("0", "1"):
+        abort(400)
+    try:
+        audit.change_active(current_user.id, current_user.role, trainee, wanted == "1")
+    except audit.ReactivationRefused as error:
+        flash(str(error), "error")
+        return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
+    db.session.commit()
+    flash(_("%(name)s is now %(state)s.", name=trainee.name,
+            state=_("active") if trainee.active else _("inactive")), "success")
+    return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
