@@ -1,0 +1,44 @@
+"""The engine commands run without loading Flask or SQLAlchemy (``trainer.cli.main``)."""
+import json
+import subprocess
+import sys
+
+APP_PACKAGES = ("flask", "flask_babel", "flask_login", "flask_migrate", "flask_sqlalchemy",
+                "flask_wtf", "sqlalchemy", "werkzeug")
+
+SCRIPT = """
+import json, sys
+from trainer.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+loaded = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(%r)))
+print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
+"""
+
+
+def run_trainer(*args: str) -> tuple[str, dict]:
+    result = subprocess.run([sys.executable, "-c", SCRIPT % json.dumps(APP_PACKAGES), *args],
+                            capture_output=True, text=True, timeout=60, check=False)
+    return result.stdout, json.loads(result.stderr.strip().splitlines()[-1])
+
+
+def test_hand_rank_runs_without_flask_or_sqlalchemy():
+    out, report = run_trainer("hand", "rank", "Kh Kd JK 7c 3s")
+    assert report == {"code": 0, "loaded": []}
+    assert json.loads(out)["category"] == "one_pair"
+
+
+def test_house_way_list_runs_without_flask_or_sqlalchemy():
+    out, report = run_trainer("house-way", "list")
+    assert report == {"code": 0, "loaded": []}
+    assert json.loads(out)["default"]
+
+
+def test_importing_the_engine_loads_no_flask_or_sqlalchemy():
+    code = ("import sys, trainer.engine.drills, trainer.engine.house_way, trainer.cli.engine; "
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({list(APP_PACKAGES)!r})))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, check=True)
+    assert result.stdout.strip() == "[]"
