@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from trainer import create_app
+from trainer.cli import app_cli
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, Membership, Role, User
 
@@ -67,6 +68,14 @@ def app_config(database_url: str) -> dict[str, Any]:
     }
 
 
+class TrainerCliRunner(FlaskCliRunner):
+    """Invoke the whole ``trainer`` group (the app's commands live in ``trainer.cli``) on this app."""
+
+    def invoke(self, cli: Any = None, args: Any = None, **kwargs: Any) -> Any:
+        """Run ``args`` through the ``trainer`` group unless another group is given."""
+        return super().invoke(cli or app_cli(), args, **kwargs)
+
+
 @pytest.fixture
 def empty_app(app_config: dict[str, Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     """Yield an app whose database has no tables yet."""
@@ -75,6 +84,7 @@ def empty_app(app_config: dict[str, Any], tmp_path: Any, monkeypatch: pytest.Mon
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("SECRET_KEY", raising=False)
     app = create_app(app_config)
+    app.test_cli_runner_class = TrainerCliRunner
     yield app
     with app.app_context():
         db.session.remove()

@@ -31,7 +31,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_errors(app)
     configure_security(app)
     configure_template_filters(app)
-    configure_cli(app)
     warm_engine()
     return app
 
@@ -177,18 +176,6 @@ def configure_template_filters(app: Flask) -> None:
     from trainer.web import filters
 
     filters.register(app)
-
-
-def configure_cli(app: Flask) -> None:
-    """Attach the app's commands (create-user, backup ...) to ``app.cli``.
-
-    The one step that reaches up a floor: the commands live with the rest of the
-    ``trainer`` script in ``trainer.cli``, and ``app.cli`` is where Flask's
-    command group (and the test runner) looks for them.
-    """
-    from trainer.cli import register_app_commands
-
-    register_app_commands(app)
 
 
 def warm_engine() -> None:

@@ -2,7 +2,7 @@
 
 Revision ID: 0002_drills
 Revises: 2599e80be60e
-Create Date: 2026-12-03 09:00:00
+Create Date: 2026-12-02 18:15:00
 
 """
 from alembic import op

@@ -2,7 +2,7 @@
 
 Revision ID: 0003_supervisor
 Revises: 0002_drills
-Create Date: 2026-12-03 10:00:00
+Create Date: 2026-12-02 18:25:00
 
 """
 from alembic import op

@@ -1,6 +1,10 @@
 """Beyond test_commands's autogenerate check: CHECK constraints, names and the 0002 downgrade."""
 from __future__ import annotations
 
+import configparser
+import re
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import flask_migrate
@@ -10,6 +14,11 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 
 from trainer.extensions import db
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# The first migration predates the numbered names: its file is 0001_..., its
+# revision id stays the generated hash that existing databases are stamped with.
+FIRST_REVISION = "2599e80be60e"
 
 
 def _schema(engine: sa.Engine) -> dict[str, Any]:
@@ -84,3 +93,54 @@ def test_downgrade_to_the_first_migration_and_back(empty_app: Flask) -> None:
         assert not any("'exam'" in c["sqltext"] for c in inspector.get_check_constraints("drill_sessions"))
         flask_migrate.upgrade()
         assert "issued_questions" in sa.inspect(db.engine).get_table_names()
+
+
+def _chain() -> list[Any]:
+    """Return the migrations from the first to the head, failing unless they form one line."""
+    script = ScriptDirectory(str(MIGRATIONS))
+    heads = script.get_heads()
+    assert len(heads) == 1, (
+        f"the migrations have {len(heads)} heads ({', '.join(heads)}): merge them into one line")
+    bases = script.get_bases()
+    assert bases == [FIRST_REVISION], (
+        f"the first migration should be {FIRST_REVISION}, not {bases}")
+    chain = list(reversed(list(script.walk_revisions())))
+    for revision in chain:
+        assert not revision.is_merge_point and not revision.is_branch_point, (
+            f"{Path(revision.path).name} is a merge or a branch point: the chain must be linear")
+    return chain
+
+
+def test_migration_files_are_numbered_in_the_order_of_the_chain() -> None:
+    chain = _chain()
+    files = sorted(path.name for path in (MIGRATIONS / "versions").glob("*.py"))
+    assert [Path(revision.path).name for revision in chain] == files, (
+        "the file names, sorted, must follow the chain of down_revisions")
+    for number, revision in enumerate(chain, start=1):
+        name = Path(revision.path).name
+        prefix = f"{number:04d}_"
+        assert re.fullmatch(r"\d{4}_[a-z0-9_]+\.py", name), (
+            f"{name}: expected <4-digit number>_<slug>.py")
+        assert name.startswith(prefix), (
+            f"{name}: migration number {number} in the chain should be named {prefix}...")
+        if revision.revision != FIRST_REVISION:
+            assert revision.revision.startswith(f"{number:04d}"), (
+                f"{name}: its revision id {revision.revision!r} should start with {number:04d} "
+                f"(trainer db revision --rev-id {number:04d} -m ...)")
+
+
+def test_migration_create_dates_follow_the_chain() -> None:
+    dates = []
+    for revision in _chain():
+        text = Path(revision.path).read_text(encoding="utf-8")
+        match = re.search(r"^Create Date: (\S+ \S+)$", text, re.MULTILINE)
+        assert match, f"{Path(revision.path).name} has no 'Create Date:' line"
+        dates.append((datetime.fromisoformat(match.group(1)), Path(revision.path).name))
+    for (earlier, earlier_name), (later, later_name) in zip(dates, dates[1:]):
+        assert earlier <= later, f"{later_name} ({later}) is dated before {earlier_name} ({earlier})"
+
+
+def test_new_migrations_get_numbered_file_names() -> None:
+    config = configparser.ConfigParser(interpolation=None)
+    config.read(MIGRATIONS / "alembic.ini")
+    assert config.get("alembic", "file_template", fallback=None) == "%%(rev)s_%%(slug)s"

@@ -4,8 +4,8 @@ The engine commands (``hand``, ``settle``, ``dice``, ``house-way``; ``engine.py`
 ``house_way.py``) need neither Flask nor a database, and ``main`` runs them
 without importing either. Every other command (``run``, ``routes``, ``db ...``,
 ``create-user``, ``backup`` ...) goes through Flask's command group, which loads
-the app; the app's own commands (``accounts.py``, ``backup.py``) are attached to
-``app.cli`` by the factory (``register_app_commands``).
+the app; the app's own commands (``accounts.py``, ``backup.py``) are added to that
+group here, so the factory never reaches up to this floor.
 """
 from __future__ import annotations
 
@@ -41,19 +41,15 @@ def app_cli() -> click.Group:
     """Return the whole ``trainer`` group: Flask's commands, the app's and the engine's."""
     from flask.cli import FlaskGroup
 
+    from trainer.cli import accounts, backup
+
     group = FlaskGroup(name="trainer", help=HELP, create_app=_create_app,
                        add_version_option=False, load_dotenv=False, set_debug_flag=False)
     engine.register(group)
-    return group
-
-
-def register_app_commands(app: Flask) -> None:
-    """Attach the app's commands to ``app.cli`` (called by the factory)."""
-    from trainer.cli import accounts, backup
-
     for command in (accounts.create_user, accounts.seed_demo, accounts.sweep_timeouts,
                     backup.backup_command, backup.restore_command):
-        app.cli.add_command(command)
+        group.add_command(command)
+    return group
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -12,11 +12,11 @@ from trainer.engine.hands import Wheel
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES
 
-# The rule book's reference figures, Trump Plaza against Trump Plaza, per profile
-# (share of deals; nevada's to about +-0.02 points, no-commission's "about"). The
-# older published figures (Wizard of Odds' Appendix 4: 28.55 / 41.47 / 29.98, a random
-# simulation of unstated size; its EZ table: 27.46 / 42.61 / 29.93) are cited in
-# docs/house-ways.md, not compared with.
+# The rule book's reference figures (docs/rules.md §11), Trump Plaza against Trump
+# Plaza, per profile (share of deals; nevada's to about +-0.02 points, no-commission's
+# "about"). The older published figures (Wizard of Odds' Appendix 4: 28.55 / 41.47 /
+# 29.98, a random simulation of unstated size; its EZ table: 27.46 / 42.61 / 29.93)
+# are cited in docs/house-ways.md, not compared with.
 REFERENCE = {
     ("trump-plaza/trump-plaza", "nevada"): {
         "player_win": 0.2860, "push": 0.4149, "banker_win": 0.2991},

@@ -1,4 +1,4 @@
-"""The action: which position receives the first pile (rules.md, "Dealing and the action")."""
+"""The action: which position receives the first pile (docs/rules.md §2)."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""Cards, notation and the 53-card deck (rules.md, "Cards")."""
+"""Cards, notation and the 53-card deck (docs/rules.md §1)."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""Hand values: five-card and two-card ranking with the joker (rules.md).
+"""Hand values: five-card and two-card ranking with the joker (docs/rules.md §4–§6).
 
 Every hand has a *strength*, an int where larger is better, laid out as
 ``category << 20 | k0 << 16 | k1 << 12 | k2 << 8 | k3 << 4 | k4`` with the keys
@@ -22,7 +22,7 @@ from .cards import JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
 
 
 class Category(IntEnum):
-    """Hand categories, low to high (rules.md, "Five-card hands")."""
+    """Hand categories, low to high (docs/rules.md §4)."""
 
     HIGH_CARD = 0
     ONE_PAIR = 1

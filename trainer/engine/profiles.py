@@ -1,4 +1,4 @@
-"""Table-rules profiles: the settings rules.md leaves to the table."""
+"""Table-rules profiles: the settings the rule book leaves to the table (docs/rules.md §11)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -9,7 +9,7 @@ from .hands import Wheel
 
 
 class Rounding(StrEnum):
-    """How the commission is rounded (rules.md, "Commission rounding")."""
+    """How the commission is rounded (docs/rules.md §9)."""
 
     CENT = "cent"
     QUARTER_UP = "quarter_up"

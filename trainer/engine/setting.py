@@ -1,4 +1,4 @@
-"""Setting seven cards: the 21 splits and the foul test (rules.md, "Setting a hand")."""
+"""Setting seven cards: the 21 splits and the foul test (docs/rules.md §3)."""
 from __future__ import annotations
 
 from collections.abc import Sequence

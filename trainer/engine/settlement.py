@@ -1,4 +1,4 @@
-"""Settlement of a player's bet against the banker (rules.md, "Settlement")."""
+"""Settlement of a player's bet against the banker (docs/rules.md §7)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,7 +21,8 @@ class Result(StrEnum):
     LOSE = "lose"
 
 
-# rules.md's settlement table: (back, front) -> result; every copy goes to the banker.
+# The settlement truth table (docs/rules.md §7): (back, front) -> result;
+# every copy goes to the banker.
 SETTLEMENT_TABLE: dict[tuple[Outcome, Outcome], Result] = {
     (Outcome.WIN, Outcome.WIN): Result.WIN,
     (Outcome.WIN, Outcome.LOSS): Result.PUSH,
@@ -109,8 +110,8 @@ def table_result(result: Result, banker_queen_high: bool,
     """Apply the table's rules to an unfouled bet's result (or a reset fouled hand's).
 
     Under ``no_commission``, when the banker's seven cards are a queen-high pai gow,
-    every such bet pushes, whatever it would have been (rules.md, table-rules
-    profiles). A fouled hand under the ``lose`` policy never gets here: it loses.
+    every such bet pushes, whatever it would have been (docs/rules.md
+    §11). A fouled hand under the ``lose`` policy never gets here: it loses.
     """
     if banker_queen_high and get_profile(profile).no_commission:
         return Result.PUSH

@@ -3,7 +3,7 @@
 A house way is data: one TOML file per casino in ``presets/``, holding the
 sheet's sections and rules in the order written, each rule with its id, its
 sheet text, its condition and an explanation template. This module reads a
-file and applies it (house-ways README, sections 6 and 7).
+file and applies it (docs/rules.md §18 and §19).
 
 Speed: most decisions depend only on the rank multiset, once the hand is known
 to hold no straight or flush. Those are decided once per rank multiset and
@@ -502,7 +502,7 @@ def _holds_all(checks: tuple, hand: _Hand) -> bool:
 
 
 def _fallback(hand: _Hand, failed: int) -> int:
-    """README section 7: the best legal front no better than the failed one."""
+    """docs/rules.md §19: the best legal front no better than the failed one."""
     ceiling = hand.front_strength(failed)
     best, best_key = None, None
     for k in range(21):

@@ -1,7 +1,7 @@
 """Rule kinds, conditions and S/F pools shared by every house-way sheet.
 
 A sheet (one TOML file per casino) is an ordered list of rules. Each rule names
-a *rule kind* (house-ways README, section 8), which says which cards go in
+a *rule kind* (docs/rules.md §20), which says which cards go in
 front, and a *condition* built from the condition kinds below. The interpreter
 (``interpreter.py``) applies them; adding a casino whose rules use these kinds
 is a new data file and no code.
@@ -19,7 +19,7 @@ ACE = 14
 KING = 13
 FACE_RANKS = frozenset((11, 12, 13))
 
-# --- shapes (README section 1) --------------------------------------------------
+# --- shapes (docs/rules.md §13) -------------------------------------------------
 
 SHAPE_NAMES: dict[str, str] = {
     "1111111": "no-pair",
@@ -81,7 +81,7 @@ def shape_of(ranks: Sequence[int]) -> Shape:
                  tuple(by_count[2]), tuple(by_count[1]))
 
 
-# --- rule kinds (README section 8) ----------------------------------------------
+# --- rule kinds (docs/rules.md §20) ---------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class Kind:
@@ -158,7 +158,7 @@ _KIND_LIST = (
          lambda s: _pair_of(s.pairs[0]),
          "the two kings", "the five aces"),
     Kind("sf.best-front", frozenset(SHAPES), None,
-         "best S/F setting of the clause's pool (README section 5)", ""),
+         "best S/F setting of the clause's pool (docs/rules.md §17)", ""),
 )
 KINDS: dict[str, Kind] = {k.name: k for k in _KIND_LIST}
 
@@ -174,7 +174,7 @@ def rule_family(rule_id: str) -> str:
     return rule_id.split(".", 1)[0]
 
 
-# --- S/F pools (README section 5) ----------------------------------------------
+# --- S/F pools (docs/rules.md §17) ---------------------------------------------
 
 SF_CATEGORIES = frozenset((Category.STRAIGHT, Category.FLUSH,
                            Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH))
@@ -233,7 +233,7 @@ POOLS: dict[str, tuple[str, frozenset[int] | Callable[[PoolView], bool]]] = {
 }
 
 
-# --- conditions (README section 8) ---------------------------------------------
+# --- conditions (docs/rules.md §20) --------------------------------------------
 
 def parse_rank(text: str | int) -> int:
     """Parse a rank written as 2-9, T/10, J, Q, K or A."""

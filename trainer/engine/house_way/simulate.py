@@ -1,7 +1,7 @@
 """Play the house way against the house way on random deals (``house-way simulate``).
 
 Counts only outcomes: the player's hand against the banker's, back with back and
-front with front, every copy to the banker (rules.md, "Settlement"). Turning the
+front with front, every copy to the banker (docs/rules.md §7). Turning the
 counts into money (commission, fee) is the caller's job, so that this module
 stays below settlement in the engine's layers.
 """

@@ -1,5 +1,9 @@
 """accounts, groups, drill sessions and attempts
 
+The first migration, generated before the numbered names: its file is numbered
+0001 like the others, its revision id stays the generated hash so databases
+already stamped with it keep upgrading.
+
 Revision ID: 2599e80be60e
 Revises: 
 Create Date: 2026-12-02 18:05:06.568984
