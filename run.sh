@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up and start the trainer on this machine:   ./run.sh
 # Run the whole test suite instead:                ./run.sh test [pytest args]
+# Run the lint and type checks (ruff, mypy):        ./run.sh lint
 # Safe to run again: the venv, the install, the migrations and the demo accounts
 # are each skipped or brought up to date when already there.
 set -euo pipefail
@@ -30,6 +31,13 @@ if [ "${1:-}" = "test" ]; then
     shift
     install ".[test]"
     exec .venv/bin/pytest "$@"
+fi
+
+if [ "${1:-}" = "lint" ]; then
+    install ".[test]"
+    # Both read their settings (rules, paths, strictness) from pyproject.toml.
+    .venv/bin/ruff check .
+    exec .venv/bin/mypy
 fi
 
 install "."

@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from trainer import create_app
@@ -94,15 +94,17 @@ def seed(now: datetime, rng: random.Random) -> None:
                 answered = start + timedelta(seconds=position * 12)
                 if kind == "settlement":
                     positions = [{"seat": i + 2, "outcome": "win", "paid_cents": 950} for i in range(3)]
-                    answer = {"positions": positions if correct else positions[:2] + [{"outcome": "lose"}]}
+                    answer = {"positions": positions if correct else [*positions[:2], {"outcome": "lose"}]}
                     key = {"positions": positions}
                 else:
-                    answer, key = {"front": ["7c", "7d"]}, {"front": ["7c", "7d"] if correct else ["As", "Ad"]}
+                    answer = {"front": ["7c", "7d"]}
+                    key = {"front": ["7c", "7d"] if correct else ["As", "Ad"]}
                 attempt_rows.append({
                     "id": attempt_id, "session_id": session_id, "position": position, "user_id": user.id,
                     "kind": kind, "seed": rng.getrandbits(62), "question": question, "answer": answer,
                     "correct_answer": key, "correct": correct, "timed_out": timed_out,
-                    "rule_id": rng.choice(RULES[kind]), "issued_at": answered - timedelta(milliseconds=elapsed),
+                    "rule_id": rng.choice(RULES[kind]),
+                    "issued_at": answered - timedelta(milliseconds=elapsed),
                     "answered_at": answered, "elapsed_ms": elapsed,
                 })
         if len(attempt_rows) >= 50_000:
@@ -163,7 +165,7 @@ def main() -> int:
         "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{path}",
         "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
     })
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with app.app_context():
         if url:
             db.drop_all()
@@ -184,7 +186,8 @@ def main() -> int:
                 db.session.commit()
             print(f"seeded in {time.perf_counter() - start:.0f} s")
         counts = {
-            "trainees": db.session.execute(db.select(db.func.count()).select_from(User).filter_by(role="trainee")).scalar(),
+            "trainees": db.session.execute(
+                db.select(db.func.count()).select_from(User).filter_by(role="trainee")).scalar(),
             "attempts": db.session.execute(db.select(db.func.count()).select_from(Attempt)).scalar(),
         }
         group_id = db.session.execute(db.select(Group.id).order_by(Group.id)).scalars().first()

@@ -11,7 +11,6 @@ import resource
 import time
 
 
-
 def peak_rss_mb() -> float:
     """Return this process's peak resident set size in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -77,7 +77,7 @@ class Browser:
 
     def get_token(self, path: str) -> None:
         """GET a page and keep its CSRF token."""
-        status, _, data = self.request("GET", path)
+        _, _, data = self.request("GET", path)
         match = CSRF_META.search(data.decode())
         if match:
             self.csrf = match.group(1)
@@ -318,7 +318,7 @@ def main() -> int:
     print(f"ratio of medians to trivial: question {statistics.median(question + first) / base:.1f}x, "
           f"answer {statistics.median(answer) / base:.1f}x")
     if worker_peaks:
-        print(f"gunicorn workers' peak RSS: "
+        print("gunicorn workers' peak RSS: "
               + ", ".join(f"{mb:.0f} MB" for mb in worker_peaks))
     print(f"errors: {errors}" + (f" e.g. {results and [e for s in results for e in s['error_samples']][:3]}"
                                  if errors else ""))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trainer.engine.hands import is_queen_high_pai_gow  # noqa: E402
+from trainer.engine.hands import is_queen_high_pai_gow
 
 EXPECTED = 2_719_500
 TOTAL = 154_143_080

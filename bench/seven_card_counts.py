@@ -38,7 +38,7 @@ import random
 import resource
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from math import comb, prod
 from multiprocessing import Pool
@@ -105,7 +105,7 @@ def pattern_counts(ranks: tuple[int, ...], n: int, keep_classes: bool = False):
     for j in (0, 1):
         k_min = 4 if j else 5
         for cnt in rank_multisets(ranks, n - j):
-            present = [(r, c) for r, c in zip(ranks, cnt) if c]
+            present = [(r, c) for r, c in zip(ranks, cnt, strict=True) if c]
             total = prod(comb(4, c) for _, c in present)
             # No flush suit: suits spread round-robin, at most 2 naturals per suit.
             rep, i = [], 0
@@ -167,7 +167,7 @@ def class_key(hand, ranks: tuple[int, ...]):
 
 # --- exact brute force, vectorised ---------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def combos(n: int, k: int) -> np.ndarray:
     """All k-combinations of range(n), lexicographic, as a uint8 array."""
     if k == 0:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trainer.cli.house_way import summarize  # noqa: E402
-from trainer.engine.house_way.simulate import simulate  # noqa: E402
-from trainer.engine.profiles import get_profile  # noqa: E402
+from trainer.cli.house_way import summarize
+from trainer.engine.house_way.simulate import simulate
+from trainer.engine.profiles import get_profile
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import insert, text
@@ -29,7 +29,7 @@ from trainer.engine.drills import DrillContext, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Membership, Role, User
 from trainer.services import drills as drill_service
-from trainer.services.reports import pages as dashboard
+from trainer.services.reports import sql as report_queries
 
 TRAINEES = 200
 GROUP_SIZE = 25
@@ -68,25 +68,25 @@ def seed(now: datetime, rng: random.Random) -> None:
         start = now - timedelta(days=DAYS * (1 - s / SESSIONS))
         abandoned = rng.random() < ABANDONED
         shown = rng.randint(1, LENGTH) if abandoned else LENGTH
-        unanswered = abandoned and (not timed or overdue_left > 0 and rng.random() < 0.2)
+        unanswered = abandoned and (not timed or (overdue_left > 0 and rng.random() < 0.2))
         if unanswered and timed:
             overdue_left -= 1
-        sessions.append(dict(id=s, user_id=user.id, group_id=user.membership.group_id,
-                             kind="action", mode="timed" if timed else "practice", length=LENGTH,
-                             time_limit_ms=limit, house_way="trump-plaza", profile="nevada",
-                             started_at=start,
-                             finished_at=None if abandoned else start + timedelta(seconds=5 * LENGTH)))
+        sessions.append({"id": s, "user_id": user.id, "group_id": user.membership.group_id,
+                         "kind": "action", "mode": "timed" if timed else "practice", "length": LENGTH,
+                         "time_limit_ms": limit, "house_way": "trump-plaza", "profile": "nevada",
+                         "started_at": start,
+                         "finished_at": None if abandoned else start + timedelta(seconds=5 * LENGTH)})
         for p in range(1, shown + 1):
             at = start + timedelta(seconds=5 * (p - 1))
-            issued.append(dict(session_id=s, position=p, seed=p, question=QUESTION, context=CONTEXT.as_dict(),
-                               rule_id="action.count", issued_at=at))
+            issued.append({"session_id": s, "position": p, "seed": p, "question": QUESTION,
+                           "context": CONTEXT.as_dict(), "rule_id": "action.count", "issued_at": at})
             if p == shown and unanswered:
                 continue
-            attempts.append(dict(session_id=s, position=p, user_id=user.id, kind="action", seed=p,
-                                 question=QUESTION, answer={"seat": 1},
-                                 correct_answer={"seat": 1}, correct=True, timed_out=False,
-                                 rule_id="action.count", issued_at=at,
-                                 answered_at=at + timedelta(seconds=4), elapsed_ms=4000))
+            attempts.append({"session_id": s, "position": p, "user_id": user.id, "kind": "action",
+                             "seed": p, "question": QUESTION, "answer": {"seat": 1},
+                             "correct_answer": {"seat": 1}, "correct": True, "timed_out": False,
+                             "rule_id": "action.count", "issued_at": at,
+                             "answered_at": at + timedelta(seconds=4), "elapsed_ms": 4000})
     for table, rows in ((DrillSession, sessions), (IssuedQuestion, issued), (Attempt, attempts)):
         for i in range(0, len(rows), 20_000):
             db.session.execute(insert(table), rows[i:i + 20_000])
@@ -124,7 +124,7 @@ def main() -> None:
     with app.app_context():
         db.drop_all()
         db.create_all()
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         seed(now, random.Random(13))
         if "--with-index" in sys.argv:
             # What an index on (user_id, finished_at) would save (not in the models).
@@ -143,7 +143,7 @@ def main() -> None:
         timed("settle_overdue(user_ids=[25 trainees])", lambda: drill_service.settle_overdue(
             user_ids=group))
         timed("settle_overdue()  the sweep, every session", drill_service.settle_overdue)
-        timed("unanswered_practice(25 trainees, all time)", lambda: dashboard.unanswered_practice(
+        timed("unanswered_practice(25 trainees, all time)", lambda: report_queries.unanswered_practice(
             group, None))
         explain = "EXPLAIN QUERY PLAN " if db.engine.dialect.name == "sqlite" else "EXPLAIN "
         for label, users in (("25 trainees", group), ("the sweep", None)):

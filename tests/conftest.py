@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -156,7 +156,7 @@ def make_attempt(app: Flask) -> Any:
     """Return a builder that records one answered question and hands back its id."""
 
     def build(user_id: int, correct: bool = True, rule_id: str = "hw.pair.split", **fields: Any) -> int:
-        issued = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+        issued = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
         with app.app_context():
             session = DrillSession(
                 user_id=user_id, kind="set-hand", mode="practice", length=10,

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,19 @@ def test_the_engine_imports_no_flask_sqlalchemy_or_werkzeug() -> None:
     _fail(problems, "The engine is pure Python; these imports load the web or database stack:")
 
 
+def test_the_services_import_no_flask_werkzeug_or_click() -> None:
+    # Services are called with plain arguments: no request, no app config, no
+    # translated wording (the web layer words refusals), no CLI exceptions.
+    problems = [
+        f"{found.where}: `{found.text}`"
+        for name in MODULES if floor_of(name) == "services"
+        for found in imports_of(name)
+        if found.target.split(".")[0] in ("flask", "werkzeug", "click")
+        or found.target.startswith("flask_")
+    ]
+    _fail(problems, "Services take plain arguments; these imports reach the web or CLI stack:")
+
+
 def test_the_engine_commands_import_no_flask_or_sqlalchemy_when_loaded() -> None:
     problems = [
         f"{found.where}: `{found.text}` (import it inside the function that needs it)"
@@ -301,7 +315,7 @@ def test_modules_import_each_other_without_a_cycle() -> None:
     problems = []
     for cycle in _cycles(graph):
         steps = []
-        for here, there in zip(cycle, cycle[1:]):
+        for here, there in pairwise(cycle):
             found = next(f for f in graph[here] if f.target == there)
             steps.append(f"{found.where}: `{found.text}`")
         problems.append(" -> ".join(cycle) + "\n      " + "\n      ".join(steps))

@@ -6,7 +6,7 @@ every connection by the time any model is imported.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import Babel
 from flask_login import LoginManager
@@ -35,6 +35,13 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The models' base class is ``db.Model``, which Flask-SQLAlchemy builds from ``Base``
+# at run time; type checkers cannot follow that, so they are shown ``Base`` itself.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()

@@ -5,13 +5,12 @@ The first migration, generated before the numbered names: its file is numbered
 already stamped with it keep upgrading.
 
 Revision ID: 2599e80be60e
-Revises: 
+Revises:
 Create Date: 2026-12-02 18:05:06.568984
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '2599e80be60e'

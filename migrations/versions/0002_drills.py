@@ -5,9 +5,8 @@ Revises: 2599e80be60e
 Create Date: 2026-12-02 18:15:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0002_drills"

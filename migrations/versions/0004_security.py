@@ -5,9 +5,8 @@ Revises: 0003_supervisor
 Create Date: 2026-12-02 18:30:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0004_security"

@@ -5,9 +5,8 @@ Revises: 0004_security
 Create Date: 2026-12-02 19:00:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0005_table"

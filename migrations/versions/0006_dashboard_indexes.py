@@ -7,7 +7,6 @@ Create Date: 2026-12-03 07:00:00
 """
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "0006_dashboard_indexes"
 down_revision = "0005_table"

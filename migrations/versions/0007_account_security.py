@@ -5,9 +5,8 @@ Revises: 0006_dashboard_indexes
 Create Date: 2026-12-03 10:00:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0007_account_security"

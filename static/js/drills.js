@@ -1,6 +1,7 @@
 // The drill page: fetch a question, collect the answer by mouse, touch or keyboard,
 // send it, show the feedback. The server owns the question, the key and the clock;
-// the countdown here is only a display. app.js adds the CSRF header to every POST.
+// the countdown here is only a display. lib.js adds the CSRF header to every POST;
+// each kind's script (static/js/kinds/<slug>.js, loaded first) wires its questions.
 (function () {
   "use strict";
 
@@ -52,26 +53,12 @@
     handlers: null
   };
 
-  function format(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
-  }
+  var format = window.PaiGow.format;
+  var post = window.PaiGow.post;
 
   function showError(message) {
     errorBox.textContent = message;
     errorBox.hidden = !message;
-  }
-
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept": "application/json" },
-      body: JSON.stringify(body || {}),
-      credentials: "same-origin"
-    }).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (data) {
-        return { ok: response.ok, status: response.status, data: data };
-      });
-    });
   }
 
   function setProgress(done) {
@@ -228,7 +215,7 @@
     }
 
     function toggle(pick) {
-      window.PaiGowFront.toggle(pick, front, hand, picks);
+      window.PaiGow.toggleFront(pick, front, hand, picks);
       refresh();
     }
 
@@ -278,52 +265,12 @@
     };
   }
 
-  function parseCents(text) {
-    var value = text.trim().replace(/^\$/, "").replace(/,/g, "");
-    var match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-    if (!match) {
-      return null;
-    }
-    var cents = match[2] ? Number((match[2] + "0").slice(0, 2)) : 0;
-    return Number(match[1]) * 100 + cents;
-  }
-
-  function settlement(box) {
-    var form = box.querySelector("[data-settle]");
-    form.querySelectorAll("tr[data-seat]").forEach(function (row) {
-      var paid = row.querySelector("[data-paid]");
-      row.querySelectorAll("[data-outcome]").forEach(function (radio) {
-        radio.addEventListener("change", function () {
-          paid.disabled = radio.value !== "win";
-          if (radio.value === "win") {
-            paid.focus();
-          } else {
-            paid.value = "";
-          }
-        });
-      });
-    });
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var positions = Array.prototype.map.call(form.querySelectorAll("tr[data-seat]"), function (row) {
-        var checked = row.querySelector("[data-outcome]:checked");
-        var entry = { outcome: checked ? checked.value : null };
-        if (entry.outcome === "win") {
-          entry.paid_cents = parseCents(row.querySelector("[data-paid]").value);
-        }
-        return entry;
-      });
-      submit({ positions: positions });
-    });
-    return { key: function () { return false; } };
-  }
-
-  function action(box) {
-    var seats = box.querySelectorAll("[data-seat]");
-    seats.forEach(function (seat) {
+  // The seven seats of a call-the-action question: click a seat or press 1-7.
+  function seats(box, onAnswer) {
+    box.querySelectorAll("[data-seat]").forEach(function (seat) {
       seat.addEventListener("click", function () {
         seat.classList.add("chosen");
-        submit({ seat: Number(seat.dataset.seat) });
+        onAnswer({ seat: Number(seat.dataset.seat) });
       });
     });
     return {
@@ -337,164 +284,21 @@
     };
   }
 
-  function foulCheck(box) {
-    var simple = choices(box, submit);
-    var resetButton = box.querySelector("[data-reset]");
-    var resetBox = box.querySelector("[data-reset-picker]");
-    var reset = null;
-    if (resetButton) {
-      resetButton.addEventListener("click", function () {
-        resetButton.classList.add("chosen");
-        resetBox.hidden = false;
-        reset = picker(resetBox, function (front) { submit({ fouled: true, front: front }); });
-        resetBox.querySelector(".card").focus({ preventScroll: true });
-      });
-    }
-    return {
-      key: function (event) {
-        if (reset) { return reset.key(event); }
-        if (event.key.toLowerCase() === "f" && resetButton) {
-          resetButton.click();
-          return true;
-        }
-        return simple.key(event);
-      }
-    };
-  }
+  // What a kind's script (static/js/kinds/<slug>.js) wires its question with.
+  var controls = {
+    submit: function (answer) { submit(answer); },
+    picker: picker,
+    choices: choices,
+    seats: seats,
+    parseCents: window.PaiGow.parseCents,
+    dollars: window.PaiGow.dollars,
+    format: format
+  };
 
-  // A round's settle step: settle seats one by one in the trainee's order (take a
-  // loser, or pay a winner an amount); seats never touched are pushes left in place.
-  function roundSettle(box) {
-    var panel = box.querySelector("[data-round-settle]");
-    var list = panel.querySelector("[data-order]");
-    var bankerInput = panel.querySelector("[data-banker-commission]");
-    var submitButton = panel.querySelector("[data-submit]");
-    var rows = Array.prototype.slice.call(panel.querySelectorAll("tr[data-seat]"));
-    var order = [];
-    var current = null;
-
-    function row(seat) {
-      return rows.filter(function (r) { return Number(r.dataset.seat) === seat; })[0];
-    }
-
-    function dollars(cents) {
-      return "$" + (cents / 100).toFixed(2);
-    }
-
-    function render() {
-      list.textContent = "";
-      order.forEach(function (entry) {
-        var item = document.createElement("li");
-        var template = entry.action === "take" ? panel.dataset.textTake : panel.dataset.textPay;
-        var amount = entry.action === "take" ? Number(row(entry.seat).dataset.bet) : entry.paid_cents;
-        item.textContent = format(template, { seat: entry.seat, amount: dollars(amount) });
-        item.dataset.seat = String(entry.seat);
-        item.dataset.action = entry.action;
-        list.appendChild(item);
-      });
-      rows.forEach(function (r) {
-        var done = order.some(function (e) { return e.seat === Number(r.dataset.seat); });
-        r.classList.toggle("settled", done);
-        r.querySelectorAll("button, input").forEach(function (el) { el.disabled = done; });
-      });
-    }
-
-    function add(seat, action, paid) {
-      if (!row(seat) || order.some(function (e) { return e.seat === seat; })) { return; }
-      var entry = { seat: seat, action: action };
-      if (action === "pay") { entry.paid_cents = paid; }
-      order.push(entry);
-      render();
-      submitButton.focus({ preventScroll: true });
-    }
-
-    function pay(seat) {
-      var r = row(seat);
-      if (!r) { return; }
-      var input = r.querySelector("[data-pay-amount]");
-      var cents = parseCents(input.value);
-      if (cents === null) {
-        input.focus();
-        return;
-      }
-      add(seat, "pay", cents);
-    }
-
-    function send() {
-      var answer = { order: order.slice() };
-      if (bankerInput) {
-        answer.banker_commission_cents = parseCents(bankerInput.value);
-      }
-      submit(answer);
-    }
-
-    function select(seat) {
-      var r = row(seat);
-      if (!r) { return false; }
-      rows.forEach(function (other) { other.classList.toggle("current", other === r); });
-      current = seat;
-      var take = r.querySelector("[data-take]");
-      if (!take.disabled) { take.focus({ preventScroll: true }); }
-      return true;
-    }
-
-    rows.forEach(function (r) {
-      var seat = Number(r.dataset.seat);
-      r.querySelector("[data-take]").addEventListener("click", function () { add(seat, "take"); });
-      r.querySelector("[data-pay]").addEventListener("click", function () { pay(seat); });
-      r.querySelector("[data-pay-amount]").addEventListener("keydown", function (event) {
-        if (event.key === "Enter") {
-          event.preventDefault();
-          pay(seat);
-        }
-      });
-    });
-    if (bankerInput) {
-      bankerInput.addEventListener("keydown", function (event) {
-        if (event.key === "Enter") {
-          event.preventDefault();
-          send();
-        }
-      });
-    }
-    panel.querySelector("[data-undo]").addEventListener("click", function () {
-      order.pop();
-      render();
-    });
-    submitButton.addEventListener("click", send);
-    return {
-      key: function (event) {
-        var key = event.key.toLowerCase();
-        if (/^[1-7]$/.test(key)) { return select(Number(key)); }
-        if (key === "t" && current !== null) { add(current, "take"); return true; }
-        if (key === "p" && current !== null) { pay(current); return true; }
-        if (key === "b" && bankerInput) { bankerInput.focus(); return true; }
-        if (event.key === "Backspace") { order.pop(); render(); return true; }
-        if (event.key === "Enter") { send(); return true; }
-        return false;
-      }
-    };
-  }
-
-  function roundStep(box) {
-    var step = box.dataset.step;
-    if (step === "action") { return action(box); }
-    if (step === "banker") {
-      return picker(box, function (front) { submit({ front: front }); });
-    }
-    return roundSettle(box);
-  }
-
+  // A kind without a script of its own answers by its fixed choices.
   function wire(box) {
-    var kind = box.dataset.kind;
-    if (kind === "round") { return roundStep(box); }
-    if (kind === "house-way") {
-      return picker(box, function (front) { submit({ front: front }); });
-    }
-    if (kind === "settlement") { return settlement(box); }
-    if (kind === "action") { return action(box); }
-    if (kind === "foul-check") { return foulCheck(box); }
-    return choices(box, submit);
+    var kindWiring = window.PaiGow.kinds[box.dataset.kind];
+    return kindWiring ? kindWiring(box, controls) : choices(box, submit);
   }
 
   document.addEventListener("keydown", function (event) {

@@ -1,6 +1,6 @@
 // The player's game: chips into the bet circle, Deal, set two cards in front (or
 // House Way), Done. The server deals, sets the banker, settles and keeps the
-// balance; this page only shows what it answers. app.js adds the CSRF header.
+// balance; this page only shows what it answers. lib.js adds the CSRF header.
 (function () {
   "use strict";
 
@@ -40,33 +40,13 @@
     picker: null
   };
 
-  function format(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
-  }
-
-  function dollars(cents) {
-    var abs = Math.abs(cents);
-    var whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    var part = abs % 100;
-    return (cents < 0 ? "-$" : "$") + whole + "." + (part < 10 ? "0" : "") + part;
-  }
+  var format = window.PaiGow.format;
+  var dollars = window.PaiGow.dollars;
+  var request = window.PaiGow.request;
 
   function showError(message) {
     errorBox.textContent = message || "";
     errorBox.hidden = !message;
-  }
-
-  function request(url, method, body) {
-    var init = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
-    if (method === "POST") {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body || {});
-    }
-    return fetch(url, init).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (data) {
-        return { ok: response.ok, status: response.status, data: data };
-      });
-    });
   }
 
   // --- the bet circle ------------------------------------------------------
@@ -275,7 +255,7 @@
 
     function toggle(pick) {
       if (state.phase !== "playing") { return; }
-      window.PaiGowFront.toggle(pick, front, cards, picks);
+      window.PaiGow.toggleFront(pick, front, cards, picks);
       refresh();
     }
 

@@ -8,7 +8,6 @@ import pytest
 from flask import Flask
 
 from e2e.conftest import shot, sign_in
-
 from trainer.engine.cards import parse_cards
 from trainer.engine.game import STARTING_BALANCE_CENTS
 from trainer.engine.house_way import load

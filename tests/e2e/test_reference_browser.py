@@ -12,7 +12,6 @@ import pytest
 
 from e2e.conftest import ARTIFACTS as BASE_ARTIFACTS
 from e2e.conftest import sign_in
-
 from trainer.engine.cards import card_list
 from trainer.engine.house_way import load, preset_names
 

@@ -187,5 +187,5 @@ def test_a_player_banker_round_with_the_keyboard_only(
     assert page.inner_text("#score") == "3 / 3"
     shot(page, "round-keyboard-summary")
     rules = recorded(app, sid)
-    assert [r[1] for r in rules][0] == "round.action.player-banker"
+    assert rules[0][1] == "round.action.player-banker"
     assert rules[2][1] == "round.settle.player-banker" and all(r[2] for r in rules)

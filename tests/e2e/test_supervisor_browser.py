@@ -1,4 +1,7 @@
-"""A supervisor opens the dashboards in headless Chromium: charts draw, a CSV downloads, the report prints on one page."""
+"""A supervisor opens the dashboards in headless Chromium.
+
+Charts draw, a CSV downloads, the report prints on one page.
+"""
 from __future__ import annotations
 
 import csv
@@ -27,7 +30,8 @@ def _seed_attempts(app: Flask) -> tuple[int, int]:
             start = now - timedelta(days=day, hours=1)
             session = DrillSession(user_id=trainee.id, group_id=group_id, kind="house-way", mode="timed",
                                    length=10, time_limit_ms=10_000, house_way="trump-plaza",
-                                   profile="nevada", started_at=start, finished_at=start + timedelta(minutes=3))
+                                   profile="nevada", started_at=start,
+                                   finished_at=start + timedelta(minutes=3))
             db.session.add(session)
             for position in range(1, 11):
                 correct = (position + day) % 5 != 0

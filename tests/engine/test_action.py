@@ -3,8 +3,7 @@ import random
 
 import pytest
 
-from trainer.engine.action import (action_position, deal_order, pile_order, roll_dice,
-                                   table_position)
+from trainer.engine.action import action_position, deal_order, pile_order, roll_dice, table_position
 
 
 @pytest.mark.parametrize("total", [1, 8, 15])

@@ -171,9 +171,9 @@ def test_a_settled_winner_needs_an_amount_and_a_push_or_loser_has_none() -> None
     seat = q["positions"][0]["seat"]
     rest = [{"outcome": "lose"} for _ in q["positions"][1:]]
     drill = get_drill("settlement")
-    ok = {"positions": [{"outcome": "win", "paid_cents": 950}] + rest}
+    ok = {"positions": [{"outcome": "win", "paid_cents": 950}, *rest]}
     assert drill.validate_answer(q, ok) == ok
-    assert drill.validate_answer(q, {"positions": [{"outcome": "push", "paid_cents": None}] + rest})
+    assert drill.validate_answer(q, {"positions": [{"outcome": "push", "paid_cents": None}, *rest]})
     for bad, words in [({"outcome": "win"}, "amount paid"),
                        ({"outcome": "win", "paid_cents": None}, "amount paid"),
                        ({"outcome": "win", "paid_cents": -5}, "amount paid"),
@@ -182,7 +182,7 @@ def test_a_settled_winner_needs_an_amount_and_a_push_or_loser_has_none() -> None
                        ({"outcome": "push", "paid_cents": 500}, "only a winner is paid"),
                        ({"outcome": None}, "win, push or lose"),
                        ({"paid_cents": 500}, "win, push or lose")]:
-        error = refused("settlement", q, {"positions": [bad] + rest})
+        error = refused("settlement", q, {"positions": [bad, *rest]})
         assert str(error).startswith(f"Seat {seat}:") and words in str(error)
     assert "Settle all" in str(refused("settlement", q, {"positions": rest}))
 

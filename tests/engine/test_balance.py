@@ -15,7 +15,7 @@ QUESTIONS = 2000
 MAX_SEEDS = 8000
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _question(kind, seed, ctx):
     return new_question(kind, seed, ctx)
 

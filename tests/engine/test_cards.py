@@ -3,8 +3,7 @@ import random
 
 import pytest
 
-from trainer.engine.cards import (DECK, JOKER, Card, deal, deal_piles, format_cards,
-                                  parse_card, parse_cards)
+from trainer.engine.cards import DECK, JOKER, Card, deal, deal_piles, format_cards, parse_card, parse_cards
 
 
 def test_deck_has_53_cards_with_one_joker():

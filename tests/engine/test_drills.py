@@ -120,7 +120,7 @@ def _right_settlement(drill, q, ctx=CTX):
         {"outcome": s.outcome.value,
          "paid_cents": payout_cents(p["bet_cents"], ctx.table)
          if s.outcome.value == "win" else None}
-        for p, s in zip(q["positions"], settled)]}
+        for p, s in zip(q["positions"], settled, strict=True)]}
 
 
 def test_settlement_drill_grades_each_position_and_amount():
@@ -256,4 +256,4 @@ def test_context_accepts_a_plain_string_foul_policy():
     assert ctx.table.foul_policy.value == "house_way"
     assert ctx.as_dict()["foul_policy"] == "house_way"
     with pytest.raises(ValueError):
-        DrillContext(foul_policy="forgive").table
+        _ = DrillContext(foul_policy="forgive").table

@@ -1,13 +1,23 @@
 """Five-card and two-card ranking with the joker (rules.md, "Five-card hands", "The joker")."""
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 
 from trainer.engine.cards import parse_cards as P
-from trainer.engine.hands import (Category, Outcome, Wheel, all_five_card_hands, compare,
-                                  evaluate2, evaluate5, rank2, rank5, rank5_function)
+from trainer.engine.hands import (
+    Category,
+    Outcome,
+    Wheel,
+    all_five_card_hands,
+    compare,
+    evaluate2,
+    evaluate5,
+    rank2,
+    rank5,
+    rank5_function,
+)
 
 PUBLISHED_FIVE_CARD_COUNTS = {
     Category.FIVE_ACES: 1,
@@ -61,7 +71,7 @@ def test_order_of_all_hand_values_is_total_and_consistent_with_compare():
     ordered = sorted(items, key=lambda hv: hv[1].strength)
     keys = [_reference_key(v) for _, v in ordered]
     assert keys == sorted(keys)
-    for (ha, va), (hb, vb) in zip(ordered, ordered[1:]):
+    for (ha, _), (hb, _) in pairwise(ordered):
         assert compare(hb, ha) is Outcome.WIN
         assert compare(ha, hb) is Outcome.LOSS
 

@@ -385,7 +385,7 @@ def test_cli_house_way_list(run) -> None:
     """house-way list: the presets with casino name and rule count."""
     r = run("house-way", "list")
     presets = json.loads(r.stdout)["presets"]
-    assert [p["name"] for p in presets][0] == "trump-plaza"
+    assert presets[0]["name"] == "trump-plaza"
     assert {p["name"]: p["rules"] for p in presets}["trump-plaza"] == 28
 
 

@@ -21,7 +21,7 @@ ALL = (TP, BA, FX, MG, FL, GN)
 
 
 def every(rule: str, front: str, back: str, presets=ALL) -> dict:
-    return {p: (rule, front, back) for p in presets}
+    return dict.fromkeys(presets, (rule, front, back))
 
 
 # (hand, {preset: (rule id, front, back)})

@@ -79,7 +79,7 @@ def _multisets(size: int):
                 yield counts
             return
         for m in range(min(4, left) + 1):
-            yield from walk(rank + 1, left - m, counts + (m,))
+            yield from walk(rank + 1, left - m, (*counts, m))
     yield from walk(0, size, ())
 
 
@@ -110,7 +110,7 @@ def test_queen_high_pai_gow_count_is_2719500_of_154143080_seven_card_hands():
             ranks = [r for r, m in enumerate(counts) if m]
             for vector, ways in suit_vectors:
                 suits = [s for s, k in enumerate(vector) for _ in range(k)]
-                hand = [r * 4 + s for r, s in zip(ranks, suits)]
+                hand = [r * 4 + s for r, s in zip(ranks, suits, strict=True)]
                 total += ways
                 queen_high += ways * is_queen_high_pai_gow(hand)
     assert total == math.comb(53, 7) == 154_143_080
@@ -210,7 +210,7 @@ def test_round_drill_explains_the_queen_high_push():
     assert all(s.outcome is Result.PUSH or (s.fouled and s.reset_back is None)
                for s in settled)
     answer = {"order": [{"seat": p["seat"], "action": "take"}
-                        for p, s in zip(step["players"], settled)
+                        for p, s in zip(step["players"], settled, strict=True)
                         if s.outcome is Result.LOSE]}
     if step["banker_seat"] != 1:
         answer["banker_commission_cents"] = 0

@@ -113,7 +113,7 @@ def test_action_counts_from_the_banker_as_position_one() -> None:
 
 
 def test_a_round_with_empty_seats_has_dead_piles() -> None:
-    action, banker, settle = find(lambda s: len(s[0]["occupied"]) <= 3)
+    action, _banker, settle = find(lambda s: len(s[0]["occupied"]) <= 3)
     piles = key(action)["piles"]
     assert [p["pile"] for p in piles] == list(range(1, 8))
     dead = {p["seat"] for p in piles if p["dead"]}

@@ -8,9 +8,16 @@ from hypothesis import strategies as st
 from trainer.engine.cards import parse_cards as P
 from trainer.engine.hands import Outcome
 from trainer.engine.profiles import FoulPolicy, Rounding, get_profile
-from trainer.engine.settlement import (Result, commission_cents, is_queen_high_pai_gow,
-                                       payment_order, payout_cents, result_of, settle)
 from trainer.engine.setting import is_foul, splits
+from trainer.engine.settlement import (
+    Result,
+    commission_cents,
+    is_queen_high_pai_gow,
+    payment_order,
+    payout_cents,
+    result_of,
+    settle,
+)
 
 W, L, C = Outcome.WIN, Outcome.LOSS, Outcome.COPY
 

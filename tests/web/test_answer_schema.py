@@ -6,7 +6,7 @@ Every test that covers "every drill kind" loops over the engine's registry.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -200,7 +200,7 @@ def _insert_rows(app: Flask, user_id: int, kind: str) -> tuple[int, list[int]]:
         good = {"hand": ["As", "Ad", "7c", "7d", "2h", "3s", "JK"], "context": context.as_dict()}
     rows = [(good, answer) for answer in JUNK_ANSWERS]
     rows += [(question, {"seat": 1, "front": ["As", "Kd"]}) for question in JUNK_QUESTIONS]
-    issued_at = datetime.now(timezone.utc) - timedelta(hours=1)
+    issued_at = datetime.now(UTC) - timedelta(hours=1)
     with app.app_context():
         session = DrillSession(user_id=user_id, kind=kind, mode="timed", length=len(rows),
                                time_limit_ms=10_000, house_way="trump-plaza", profile="nevada",
@@ -225,7 +225,7 @@ def _insert_rows(app: Flask, user_id: int, kind: str) -> tuple[int, list[int]]:
         return session.id, ids
 
 
-@pytest.mark.parametrize("kind", sorted(DRILLS) + ["set-hand"])
+@pytest.mark.parametrize("kind", [*sorted(DRILLS), "set-hand"])
 def test_every_page_shows_any_stored_attempt_row(
         app: Flask, make_user: Any, supervisor: Any, group: int, trainee: Any, kind: str) -> None:
     session_id, ids = _insert_rows(app, trainee.id, kind)
@@ -263,7 +263,7 @@ def test_the_trainee_page_marks_an_unreadable_answer_and_shows_a_readable_one(
         app: Flask, supervisor: Any, group: int, trainee: Any) -> None:
     context = DrillContext()
     question = {**new_question("house-way", 3, context), "context": context.as_dict()}
-    issued_at = datetime.now(timezone.utc) - timedelta(hours=1)
+    issued_at = datetime.now(UTC) - timedelta(hours=1)
     with app.app_context():
         session = DrillSession(user_id=trainee.id, kind="house-way", mode="practice", length=2,
                                house_way="trump-plaza", profile="nevada", started_at=issued_at)

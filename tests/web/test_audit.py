@@ -19,8 +19,8 @@ def test_creating_a_trainee_is_logged_without_secrets(app, client, supervisor, g
         "name": "Ann Dealer", "login": "ann", "password": "a-long-password",
         "confirm": "a-long-password", "group_id": group})
     assert response.status_code == 302
-    [(actor, action, kind, target, old, new)] = [e for e in _log(app)
-                                                 if e[1] == "account.create"]
+    [(actor, _action, kind, _target, old, new)] = [e for e in _log(app)
+                                                   if e[1] == "account.create"]
     assert (actor, kind, old) == (supervisor.id, "user", None)
     assert new["login"] == "ann" and new["group_id"] == group
     assert "password" not in str(new) and "scrypt" not in str(new)
@@ -43,7 +43,7 @@ def test_supervisor_deactivation_ends_the_trainee_session_and_is_logged(
     response = post_form(client, f"/supervisor/trainees/{trainee.id}/active", {"active": "0"})
     assert response.status_code == 302
     assert tablet.get("/").status_code == 302
-    entry = [e for e in _log(app) if e[1] == "account.deactivate"][0]
+    entry = next(e for e in _log(app) if e[1] == "account.deactivate")
     assert entry[4]["active"] is True and entry[5]["active"] is False
     post_form(client, f"/supervisor/trainees/{trainee.id}/active", {"active": "1"})
     with app.app_context():
@@ -98,7 +98,7 @@ def test_scheduling_an_exam_is_logged_with_what_it_will_ask(app, client, supervi
     assert response.status_code == 302
     refused = post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"})
     assert refused.status_code == 302
-    [(actor, action, kind, target, old, new)] = [e for e in _log(app) if e[1] == "exam.schedule"]
+    [(actor, _action, kind, target, old, new)] = [e for e in _log(app) if e[1] == "exam.schedule"]
     with app.app_context():
         from trainer.models import CertificationExam
 

@@ -35,7 +35,7 @@ class Case:
 
 def every(status: Any, anonymous: Any = LOGIN, **overrides: Any) -> dict[str, Any]:
     """Return an expectation for all roles, anonymous sent to sign in unless said."""
-    table = {role: status for role in ROLES}
+    table = dict.fromkeys(ROLES, status)
     table["anonymous"] = anonymous
     table.update(overrides)
     return table

@@ -1,7 +1,6 @@
 """Many trainees at once: every attempt recorded exactly once, none lost, none doubled."""
 from __future__ import annotations
 
-
 from trainer.extensions import db
 from trainer.models import Attempt, Role
 from web.helpers import csrf_token, login, run_together
@@ -28,7 +27,7 @@ def test_same_answer_sent_twice_at_the_same_moment_records_once(app, trainee):
                                 json={"position": position, "answer": answer},
                                 headers={"X-CSRFToken": token}).status_code
 
-    statuses = run_together([send(tab, token) for tab, token in zip(tabs, tokens)])
+    statuses = run_together([send(tab, token) for tab, token in zip(tabs, tokens, strict=True)])
     assert sorted(statuses) == [200, 409, 409, 409]
     assert _count(app, session_id=session_id) == 1
 
@@ -62,7 +61,7 @@ def test_many_trainees_answering_at_once_lose_and_double_nothing(app, make_user,
     run_together([play(i) for i in range(len(trainees))])
     assert sum(sent) == len(trainees) * rounds
     assert _count(app) == len(trainees) * rounds
-    for account, session_id in zip(trainees, sessions):
+    for account, session_id in zip(trainees, sessions, strict=True):
         assert _count(app, user_id=account.id, session_id=session_id) == rounds
     with app.app_context():
         positions = db.session.execute(

@@ -39,4 +39,5 @@ def test_javascript_posts_without_a_token_get_a_json_error(client, trainee) -> N
 
 
 def test_a_form_posted_with_its_token_passes(client, trainee) -> None:
-    assert post_form(client, "/auth/login", {"login": trainee.login, "password": trainee.password}).status_code == 302
+    form = {"login": trainee.login, "password": trainee.password}
+    assert post_form(client, "/auth/login", form).status_code == 302

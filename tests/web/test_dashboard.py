@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from trainer.engine.drills.settlement_drill import position_results
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Membership, Role
 from trainer.services.reports import pages as dashboard
+from trainer.services.reports import sql as report_queries
 from trainer.services.reports.pages import (
     Criterion,
     ExamRecord,
@@ -17,11 +19,10 @@ from trainer.services.reports.pages import (
     Period,
     Readiness,
     RuleFigures,
-    position_results,
     readiness,
 )
 
-NOW = datetime(2025, 3, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2025, 3, 20, 12, 0, tzinfo=UTC)
 HOUSE_WAY = Criterion("house-way", 98.0, 4, 8.0)
 SETTLEMENT = Criterion("settlement", 99.0, 5)
 
@@ -106,10 +107,9 @@ def test_period_keeps_only_recent_attempts(app, trainee, group, record) -> None:
     record(trainee.id, [(True, False, 1000, "a.x", 2), (False, False, 1000, "a.x", 20),
                         (False, False, 1000, "a.x", 100)])
     with app.app_context():
-        counts = {
-            key: dashboard.kind_figures([trainee.id], Period.parse(key).since(NOW))[trainee.id]["house-way"].answered
-            for key in ("7d", "30d", "all")
-        }
+        figures = {key: dashboard.kind_figures([trainee.id], Period.parse(key).since(NOW))
+                   for key in ("7d", "30d", "all")}
+        counts = {key: by_id[trainee.id]["house-way"].answered for key, by_id in figures.items()}
         overview = dashboard.group_overview(group, Period.parse("7d"), now=NOW)
     assert counts == {"7d": 1, "30d": 2, "all": 3}
     # Last activity is all-time, whatever the period.
@@ -194,7 +194,8 @@ def test_settlement_window_counts_positions(app, trainee, record) -> None:
 # --------------------------------------------------------------------------- readiness, pure
 
 
-def _exam(kind: str, passed: bool | None, status: str = "finished", house_way: str = "trump-plaza") -> ExamRecord:
+def _exam(kind: str, passed: bool | None, status: str = "finished",
+          house_way: str = "trump-plaza") -> ExamRecord:
     return ExamRecord(1, 1, kind, status, NOW, NOW if status == "finished" else None, passed,
                       house_way, "nevada", Criterion(kind, 98.0, 10), Figures())
 
@@ -255,7 +256,8 @@ def test_certified_trainee_slipping_below_criteria_needs_a_refresher() -> None:
 def test_group_criteria_default_and_skip_broken_entries() -> None:
     assert [c.kind for c in dashboard.group_criteria({})] == ["house-way", "settlement"]
     settings = {"certification": {"criteria": [{"kind": "action", "min_accuracy": 95, "window": 20},
-                                               {"kind": "broken"}, {"kind": "x", "min_accuracy": 120, "window": 5}]}}
+                                               {"kind": "broken"},
+                                               {"kind": "x", "min_accuracy": 120, "window": 5}]}}
     assert dashboard.group_criteria(settings) == [Criterion("action", 95.0, 20)]
     assert dashboard.group_criteria({"certification": {"criteria": []}}) == []
 
@@ -309,7 +311,8 @@ def test_figures_match_the_rows_for_several_trainees_drills_and_periods(
     trainees = [make_user(Role.TRAINEE, login=f"many{i}", group_id=group) for i in range(3)]
     answers: list[tuple[int, str, datetime, bool, int, str]] = []
     for trainee in trainees:
-        for kind, count in zip(("house-way", "settlement", "action"), rng.sample(range(1, 40), 3)):
+        sizes = rng.sample(range(1, 40), 3)
+        for kind, count in zip(("house-way", "settlement", "action"), sizes, strict=True):
             # Odd and even counts, repeated times (2500 ms often), some timed out;
             # answered at any hour, the last of a session on the hour (midnight too).
             rows = [(rng.random() < 0.8, rng.random() < 0.1,
@@ -320,7 +323,7 @@ def test_figures_match_the_rows_for_several_trainees_drills_and_periods(
             answers += [(trainee.id, kind, _answered_at(rows, p), row[0] and not row[1], row[2], row[3])
                         for p, row in enumerate(rows, start=1)]
     # Nine (trainee, drill) pairs, two to a statement: the SQLite paths take five.
-    monkeypatch.setattr(dashboard, "PAIRS_PER_STATEMENT", 2)
+    monkeypatch.setattr(report_queries, "PAIRS_PER_STATEMENT", 2)
     ids = [t.id for t in trainees]
     for key in ("7d", "30d", "all"):
         period = Period.parse(key)
@@ -375,7 +378,7 @@ def test_answers_recorded_while_counting_do_not_shift_the_median(app, trainee, r
         record(trainee.id, [(True, False, 100, "a.x", 1), (True, False, 200, "a.x", 1)])
         return counts
 
-    monkeypatch.setattr(dashboard, "answer_counts", count_then_answer)
+    monkeypatch.setattr(report_queries, "answer_counts", count_then_answer)
     with app.app_context():
         figures = dashboard.kind_figures([trainee.id], None)[trainee.id]["house-way"]
     assert figures == Figures(3, 3, 2000.0)

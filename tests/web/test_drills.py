@@ -63,7 +63,8 @@ def right_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
     if kind == "action":
         return {"seat": key["seat"]}
     if kind == "settlement":
-        return {"positions": [{"outcome": p["outcome"], "paid_cents": p["paid_cents"]} for p in key["positions"]]}
+        return {"positions": [{"outcome": p["outcome"], "paid_cents": p["paid_cents"]}
+                              for p in key["positions"]]}
     if kind == "foul-check":
         answer: dict[str, Any] = {"fouled": key["fouled"]}
         if "reset" in key:
@@ -98,7 +99,8 @@ def wrong_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
         flipped = {"win": "lose", "push": "lose", "lose": "push"}
         return {"positions": [{"outcome": flipped[p["outcome"]]} for p in right["positions"]]}
     if kind == "foul-check":
-        return {"fouled": not right["fouled"], **({"front": question["front"]} if not right["fouled"] else {})}
+        return {"fouled": not right["fouled"],
+                **({"front": question["front"]} if not right["fouled"] else {})}
     if "category" in right:
         return {"category": "five_aces" if right["category"] != "five_aces" else "high_card"}
     return {"winner": "b" if right["winner"] != "b" else "a"}
@@ -199,7 +201,8 @@ def test_reloading_shows_the_same_question_on_the_same_clock(app: Flask, signed_
     assert again["remaining_ms"] <= 18_000
 
 
-def test_group_settings_set_length_and_time_limit(app: Flask, client: FlaskClient, make_user: Any, supervisor: Any) -> None:
+def test_group_settings_set_length_and_time_limit(app: Flask, client: FlaskClient, make_user: Any,
+                                                  supervisor: Any) -> None:
     with app.app_context():
         group = Group(
             name="Swing", supervisor_id=supervisor.id, house_way="trump-plaza", profile="nevada",
@@ -229,7 +232,8 @@ def test_practice_has_no_clock_and_names_the_rule_family(app: Flask, signed_in: 
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_right_answer_is_recorded_as_correct(app: Flask, signed_in: FlaskClient, trainee: Any, kind: str) -> None:
+def test_a_right_answer_is_recorded_as_correct(app: Flask, signed_in: FlaskClient, trainee: Any,
+                                               kind: str) -> None:
     session_id = start(signed_in, kind)
     fetch_question(signed_in, session_id)
     answer = right_answer(app, session_id)
@@ -239,7 +243,7 @@ def test_a_right_answer_is_recorded_as_correct(app: Flask, signed_in: FlaskClien
     assert data["status"] == "recorded" and data["correct"] is True and data["timed_out"] is False
     assert data["rule_id"] and data["explanation"] and "Right" in data["html"]
     [attempt] = attempts(app, session_id)
-    question, context = issued(app, session_id)
+    question, _context = issued(app, session_id)
     assert attempt.correct and not attempt.timed_out
     assert (attempt.user_id, attempt.position, attempt.kind) == (trainee.id, 1, kind)
     assert attempt.seed == question["seed"]
@@ -271,7 +275,7 @@ def test_house_way_feedback_shows_setting_rule_and_sheet_sentence(app: Flask, si
     assert data["correct_answer"]["front"] == [str(c) for c in key.front]
     assert data["rule_id"] == key.rule
     assert key.explanation in data["html"] and key.rule in data["html"]
-    assert 'data-card="%s"' % key.front[0] in data["html"]
+    assert f'data-card="{key.front[0]}"' in data["html"]
 
 
 def test_settlement_is_graded_per_position_with_amounts(app: Flask, signed_in: FlaskClient) -> None:
@@ -339,7 +343,9 @@ def test_submitting_twice_records_once(app: Flask, signed_in: FlaskClient) -> No
     assert attempt.answer == answer and attempt.correct
 
 
-def test_a_racing_double_submit_is_caught_by_the_unique_constraint(app: Flask, signed_in: FlaskClient, trainee: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_racing_double_submit_is_caught_by_the_unique_constraint(app: Flask, signed_in: FlaskClient,
+                                                                   trainee: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     session_id = start(signed_in, "action")
     fetch_question(signed_in, session_id)
     answer = right_answer(app, session_id)
@@ -352,7 +358,8 @@ def test_a_racing_double_submit_is_caught_by_the_unique_constraint(app: Flask, s
     assert len(attempts(app, session_id)) == 1
 
 
-def test_someone_elses_question_is_not_found(app: Flask, client: FlaskClient, trainee: Any, make_user: Any, group: int) -> None:
+def test_someone_elses_question_is_not_found(app: Flask, client: FlaskClient, trainee: Any, make_user: Any,
+                                             group: int) -> None:
     login(client, trainee)
     session_id = start(client, "action")
     fetch_question(client, session_id)
@@ -429,7 +436,8 @@ def play_through(app: Flask, client: FlaskClient, session_id: int, length: int, 
         assert send_answer(client, session_id, position, answer).status_code == 200
 
 
-def test_a_whole_session_ends_in_a_summary(app: Flask, client: FlaskClient, make_user: Any, supervisor: Any, make_group: Any) -> None:
+def test_a_whole_session_ends_in_a_summary(app: Flask, client: FlaskClient, make_user: Any, supervisor: Any,
+                                           make_group: Any) -> None:
     group_id = make_group(supervisor.id, name="Short")
     with app.app_context():
         db.session.get(Group, group_id).settings = {"drills": {"action": {"length": 4}}}
@@ -440,7 +448,8 @@ def test_a_whole_session_ends_in_a_summary(app: Flask, client: FlaskClient, make
     assert fetch_question(client, session_id).get_json() == {
         "finished": True, "summary_url": f"/drills/sessions/{session_id}/summary"
     }
-    assert client.get(f"/drills/sessions/{session_id}").headers["Location"] == f"/drills/sessions/{session_id}/summary"
+    summary = f"/drills/sessions/{session_id}/summary"
+    assert client.get(f"/drills/sessions/{session_id}").headers["Location"] == summary
     page = client.get(f"/drills/sessions/{session_id}/summary").get_data(as_text=True)
     assert 'id="score">3 / 4<' in page and 'id="accuracy">75%<' in page
     wrong = attempts(app, session_id)[1]
@@ -479,11 +488,13 @@ def test_my_mistakes_draws_from_the_rules_missed(app: Flask, signed_in: FlaskCli
 
 
 def test_my_mistakes_with_none_says_so(app: Flask, signed_in: FlaskClient) -> None:
-    response = post_form(signed_in, "/drills/action/start", {"mode": "practice", "focus": "mistakes"}, follow_redirects=True)
+    response = post_form(signed_in, "/drills/action/start", {"mode": "practice", "focus": "mistakes"},
+                         follow_redirects=True)
     assert "No recent mistakes" in response.get_data(as_text=True)
 
 
-def test_an_exam_records_without_feedback_until_the_end(app: Flask, signed_in: FlaskClient, trainee: Any) -> None:
+def test_an_exam_records_without_feedback_until_the_end(app: Flask, signed_in: FlaskClient,
+                                                        trainee: Any) -> None:
     with app.app_context():
         session_id = drill_service.start_session(trainee.id, "action", "exam", length=2, time_limit_s=15)
     data = fetch_question(signed_in, session_id).get_json()
@@ -505,7 +516,9 @@ def test_start_session_refuses_an_unknown_mode(app: Flask, trainee: Any) -> None
         drill_service.start_session(trainee.id, "action", "tournament")
 
 
-def test_foul_check_under_the_house_way_policy_grades_the_reset(app: Flask, client: FlaskClient, make_user: Any, supervisor: Any, make_group: Any) -> None:
+def test_foul_check_under_the_house_way_policy_grades_the_reset(app: Flask, client: FlaskClient,
+                                                                make_user: Any, supervisor: Any,
+                                                                make_group: Any) -> None:
     group_id = make_group(supervisor.id, name="Resetters")
     with app.app_context():
         db.session.get(Group, group_id).settings = {

@@ -144,20 +144,24 @@ def test_every_drill_answer_shape_is_safe(app, people):
         session = int(start.headers["Location"].rsplit("/", 1)[1])
         position = client.post(f"/drills/sessions/{session}/question", json={},
                                headers={"X-CSRFToken": token}).get_json()["position"]
+        _check_hostile_answers(app, client, token, kind, session, position)
 
-        @HOSTILE
-        @given(json_values)
-        def check(answer):
-            before = _snapshot(app)
-            response = client.post(f"/drills/sessions/{session}/answer",
-                                   json={"position": position, "answer": answer},
-                                   headers={"X-CSRFToken": token})
-            assert response.status_code < 500, (kind, answer)
-            if response.status_code >= 400:
-                assert _snapshot(app) == before
-                assert _readable(response)
 
-        check()
+def _check_hostile_answers(app, client, token, kind, session, position):
+    """Post hostile answers to one question: none may crash or change the database."""
+    @HOSTILE
+    @given(json_values)
+    def check(answer):
+        before = _snapshot(app)
+        response = client.post(f"/drills/sessions/{session}/answer",
+                               json={"position": position, "answer": answer},
+                               headers={"X-CSRFToken": token})
+        assert response.status_code < 500, (kind, answer)
+        if response.status_code >= 400:
+            assert _snapshot(app) == before
+            assert _readable(response)
+
+    check()
 
 
 @HOSTILE

@@ -4,6 +4,7 @@ from __future__ import annotations
 import configparser
 import re
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,8 @@ def models_schema(empty_app: Flask) -> dict[str, Any]:
     return schema
 
 
-def test_upgrade_on_an_empty_database_matches_the_models(empty_app: Flask, models_schema: dict[str, Any]) -> None:
+def test_upgrade_on_an_empty_database_matches_the_models(empty_app: Flask,
+                                                         models_schema: dict[str, Any]) -> None:
     with empty_app.app_context():
         flask_migrate.upgrade()
         migrated = _schema(db.engine)
@@ -136,7 +138,7 @@ def test_migration_create_dates_follow_the_chain() -> None:
         match = re.search(r"^Create Date: (\S+ \S+)$", text, re.MULTILINE)
         assert match, f"{Path(revision.path).name} has no 'Create Date:' line"
         dates.append((datetime.fromisoformat(match.group(1)), Path(revision.path).name))
-    for (earlier, earlier_name), (later, later_name) in zip(dates, dates[1:]):
+    for (earlier, earlier_name), (later, later_name) in pairwise(dates):
         assert earlier <= later, f"{later_name} ({later}) is dated before {earlier_name} ({earlier})"
 
 

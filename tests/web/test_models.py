@@ -1,7 +1,7 @@
 """The models: UTC times, unique logins, scrypt hashes and append-only attempts."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -15,7 +15,7 @@ def test_times_come_back_as_aware_utc(app, make_user, make_attempt) -> None:
     attempt_id = make_attempt(account.id)
     with app.app_context():
         attempt = db.session.get(Attempt, attempt_id)
-        assert attempt.issued_at == datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+        assert attempt.issued_at == datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
         assert attempt.answered_at.utcoffset().total_seconds() == 0
         assert db.session.get(User, account.id).created_at.tzinfo is not None
 

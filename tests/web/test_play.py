@@ -155,7 +155,8 @@ def test_a_bet_that_is_not_whole_cents_is_refused(client: FlaskClient, player: A
     assert state(client)["hand"] is None
 
 
-def test_a_bet_larger_than_the_balance_is_refused(app: Flask, client: FlaskClient, player: Any, fixed_seed: Any) -> None:
+def test_a_bet_larger_than_the_balance_is_refused(app: Flask, client: FlaskClient, player: Any,
+                                                  fixed_seed: Any) -> None:
     fixed_seed(seed_with("win"))
     assert send(client, "/play/deal", {"bet_cents": 1000}).status_code == 200
     hand_id = state(client)["hand"]["id"]
@@ -172,7 +173,8 @@ def test_a_bet_larger_than_the_balance_is_refused(app: Flask, client: FlaskClien
     assert balance(app, player.id) == 700
 
 
-def test_the_flat_fee_must_be_covered_too(app: Flask, client: FlaskClient, player: Any, group: int, fixed_seed: Any) -> None:
+def test_the_flat_fee_must_be_covered_too(app: Flask, client: FlaskClient, player: Any, group: int,
+                                          fixed_seed: Any) -> None:
     with app.app_context():
         from trainer.models import Group
 
@@ -216,7 +218,8 @@ def test_one_hand_at_a_time(client: FlaskClient, player: Any) -> None:
 # --- the deal and the setting ------------------------------------------------
 
 
-def test_the_deal_shows_the_players_cards_and_never_the_bankers(app: Flask, client: FlaskClient, player: Any) -> None:
+def test_the_deal_shows_the_players_cards_and_never_the_bankers(app: Flask, client: FlaskClient,
+                                                                player: Any) -> None:
     data = send(client, "/play/deal", {"bet_cents": 500}).get_json()
     hand = data["hand"]
     row = stored_hand(app, hand["id"])
@@ -224,13 +227,14 @@ def test_the_deal_shows_the_players_cards_and_never_the_bankers(app: Flask, clie
     assert len(hand["splits"]) == 21
     for card in row.banker_cards:
         assert f'data-card="{card}"' not in hand["html"]
-        assert card not in {c for c in hand["cards"]}
+        assert card not in set(hand["cards"])
     # Reloading the page finds the same hand on the table.
     assert state(client)["hand"]["id"] == hand["id"]
     assert data["balance_cents"] == STARTING_BALANCE_CENTS
 
 
-def test_done_with_a_fouled_setting_is_refused(app: Flask, client: FlaskClient, player: Any, fixed_seed: Any) -> None:
+def test_done_with_a_fouled_setting_is_refused(app: Flask, client: FlaskClient, player: Any,
+                                               fixed_seed: Any) -> None:
     seed = next(s for s in range(1000) if fouled_front([str(c) for c in deal_hand(s).player]))
     fixed_seed(seed)
     hand = send(client, "/play/deal", {"bet_cents": 500}).get_json()["hand"]
@@ -248,7 +252,8 @@ def test_done_with_a_fouled_setting_is_refused(app: Flask, client: FlaskClient, 
 @pytest.mark.parametrize("front", [
     "As Kd", ["As"], ["As", "Kd", "Qh"], [1, 2], ["xx", "yy"], None,
 ])
-def test_done_with_a_malformed_front_is_refused(app: Flask, client: FlaskClient, player: Any, front: Any) -> None:
+def test_done_with_a_malformed_front_is_refused(app: Flask, client: FlaskClient, player: Any,
+                                                front: Any) -> None:
     hand = send(client, "/play/deal", {"bet_cents": 500}).get_json()["hand"]
     response = send(client, f"/play/hands/{hand['id']}/done", {"front": front})
     assert response.status_code == 400
@@ -266,7 +271,8 @@ def test_done_with_cards_that_were_not_dealt_is_refused(app: Flask, client: Flas
     assert "appears twice" in response.get_json()["message"]
 
 
-def test_house_way_sets_the_hand_by_the_groups_house_way(app: Flask, client: FlaskClient, player: Any, group: int) -> None:
+def test_house_way_sets_the_hand_by_the_groups_house_way(app: Flask, client: FlaskClient, player: Any,
+                                                         group: int) -> None:
     with app.app_context():
         from trainer.models import Group
 
@@ -302,7 +308,8 @@ def test_another_players_hand_is_404(app: Flask, client: FlaskClient, player: An
     other_client = app.test_client()
     login(other_client, other)
     assert send(other_client, f"/play/hands/{hand['id']}/house-way").status_code == 404
-    assert send(other_client, f"/play/hands/{hand['id']}/done", {"front": hand["cards"][:2]}).status_code == 404
+    done = send(other_client, f"/play/hands/{hand['id']}/done", {"front": hand["cards"][:2]})
+    assert done.status_code == 404
     assert stored_hand(app, hand["id"]).state == "dealt"
 
 
@@ -373,10 +380,7 @@ def test_the_balance_changes_only_by_settled_hands(app: Flask, client: FlaskClie
         send(client, "/play/rebet")                       # refused or dealt: no money moves
         send(client, "/play/deal", {"bet_cents": 20_000})  # over the limit
         response = send(client, "/play/deal", {"bet_cents": bet})
-        if response.status_code == 409:
-            hand = state(client)["hand"]
-        else:
-            hand = response.get_json()["hand"]
+        hand = state(client)["hand"] if response.status_code == 409 else response.get_json()["hand"]
         assert balance(app, player.id) == expected
         fouled = fouled_front(hand["cards"])
         if fouled:
@@ -419,7 +423,7 @@ def _deal_at_once(app: Flask, account: Any, count: int, path: str = "/play/deal"
     return run_together([
         (lambda tab=tab, token=token: tab.post(path, json={"bet_cents": 500},
                                                headers={"X-CSRFToken": token}).status_code)
-        for tab, token in zip(tabs, tokens)
+        for tab, token in zip(tabs, tokens, strict=True)
     ])
 
 

@@ -27,7 +27,8 @@ def _answer_exam(trainee_id: int, session_id: int, right: bool) -> None:
         drill_service.answer_question(trainee_id, session_id, view.position, {"front": front})
 
 
-def test_overview_shows_trainees_badges_and_sparklines(app, client, supervisor, group, trainee, make_attempt) -> None:
+def test_overview_shows_trainees_badges_and_sparklines(app, client, supervisor, group, trainee,
+                                                       make_attempt) -> None:
     for _ in range(5):
         make_attempt(trainee.id, rule_id="two-pair.split.aces", correct=False)
     login(client, supervisor)
@@ -58,7 +59,8 @@ def test_trainee_page_shows_charts_rules_mistakes_and_replay(app, client, superv
     assert "Show the answers" in replay and 'class="card' in replay
 
 
-def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, supervisor, group, trainee) -> None:
+def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, supervisor, group,
+                                                                trainee) -> None:
     login(client, supervisor)
     form = {"name": "Day shift", "house_way": "foxwoods", "profile": "nevada",
             "length-house-way": "7", "time-house-way": "12",
@@ -82,9 +84,11 @@ def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, sup
         assert entry.old["house_way"] == "trump-plaza" and entry.new["house_way"] == "foxwoods"
         assert "name" not in entry.new  # unchanged values are not logged
         old_session = db.session.get(DrillSession, started_before)
-        new_session = db.session.get(DrillSession, drill_service.start_session(trainee.id, "house-way", "timed"))
+        started_after = drill_service.start_session(trainee.id, "house-way", "timed")
+        new_session = db.session.get(DrillSession, started_after)
         assert old_session.house_way == "trump-plaza" and old_session.time_limit_ms != 12_000
-        assert (new_session.house_way, new_session.length, new_session.time_limit_ms) == ("foxwoods", 7, 12_000)
+        assert (new_session.house_way, new_session.length,
+                new_session.time_limit_ms) == ("foxwoods", 7, 12_000)
     history = client.get(f"/supervisor/groups/{group}/edit").get_data(as_text=True)
     assert 'id="history"' in history and "foxwoods" in history
     # Saving the same values again records nothing.
@@ -114,14 +118,16 @@ def _shorten_exams(app: Any, group: int) -> None:
 def test_exam_flow_schedule_start_once_and_record(app, client, supervisor, group, trainee) -> None:
     _shorten_exams(app, group)
     login(client, supervisor)
-    assert post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"}).status_code == 302
+    scheduled = post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"})
+    assert scheduled.status_code == 302
     again = post_form(client, f"/supervisor/trainees/{trainee.id}/exams", {"kind": "house-way"},
                       follow_redirects=True)
     assert "already scheduled" in again.get_data(as_text=True)
     with app.app_context():
         exam = db.session.execute(db.select(CertificationExam)).scalar_one()
         exam_id = exam.id
-        assert (exam.status, exam.length, exam.time_limit_ms, exam.house_way) == ("scheduled", 3, 60_000, "trump-plaza")
+        assert (exam.status, exam.length, exam.time_limit_ms,
+                exam.house_way) == ("scheduled", 3, 60_000, "trump-plaza")
 
     _logout(client)
     login(client, trainee)
@@ -135,7 +141,8 @@ def test_exam_flow_schedule_start_once_and_record(app, client, supervisor, group
         assert exam.status == "started" and (session.mode, session.length) == ("exam", 3)
     assert start.headers["Location"] == f"/drills/sessions/{session_id}"
     # A second start goes back to the same session, never a new one.
-    assert post_form(client, f"/exams/{exam_id}/start").headers["Location"] == f"/drills/sessions/{session_id}"
+    second = post_form(client, f"/exams/{exam_id}/start")
+    assert second.headers["Location"] == f"/drills/sessions/{session_id}"
     with app.app_context():
         try:
             certification.start_exam(exam_id, trainee.id)
@@ -176,7 +183,8 @@ def test_abandoned_exam_fails_after_its_time(app, supervisor, group, trainee) ->
         assert db.session.get(CertificationExam, exam_id).passed is False
 
 
-def test_other_trainee_cannot_start_or_see_an_exam(app, client, supervisor, group, trainee, make_user) -> None:
+def test_other_trainee_cannot_start_or_see_an_exam(app, client, supervisor, group, trainee,
+                                                   make_user) -> None:
     _shorten_exams(app, group)
     with app.app_context():
         exam_id = certification.schedule_exam(group, trainee.id, "house-way", supervisor.id)
@@ -195,7 +203,8 @@ def _rows(response: Any) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text[1:])))
 
 
-def test_attempts_csv_has_plain_headers_and_filters(app, client, supervisor, group, trainee, make_user, make_attempt) -> None:
+def test_attempts_csv_has_plain_headers_and_filters(app, client, supervisor, group, trainee, make_user,
+                                                    make_attempt) -> None:
     other = make_user(Role.TRAINEE, login="other", name="=HYPERLINK(evil)", group_id=group)
     make_attempt(trainee.id, rule_id="two-pair.split.aces", kind="house-way")
     make_attempt(trainee.id, rule_id="settlement.push", kind="settlement", correct=False, timed_out=True)
@@ -207,13 +216,15 @@ def test_attempts_csv_has_plain_headers_and_filters(app, client, supervisor, gro
     assert header[:3] == ["Trainee", "Login", "Drill"] and "Answered (UTC)" in header and "Time (s)" in header
     assert len(rows) == 3
     assert rows[0][0] == "'=HYPERLINK(evil)"  # not a formula in a spreadsheet
-    only = _rows(client.get(f"/supervisor/groups/{group}/export/attempts.csv?period=all&trainee={trainee.id}&kind=settlement"))
+    only = _rows(client.get(f"/supervisor/groups/{group}/export/attempts.csv",
+                            query_string={"period": "all", "trainee": trainee.id, "kind": "settlement"}))
     assert len(only) == 2 and only[1][header.index("Result")] == "Timed out"
     assert only[1][header.index("Rule family")] == "settlement"
     assert len(_rows(client.get(f"/supervisor/groups/{group}/export/attempts.csv?period=7d"))) == 1
 
 
-def test_summary_csv_has_a_row_per_trainee_and_drill(client, supervisor, group, trainee, make_attempt) -> None:
+def test_summary_csv_has_a_row_per_trainee_and_drill(client, supervisor, group, trainee,
+                                                     make_attempt) -> None:
     make_attempt(trainee.id, kind="house-way", elapsed_ms=2500)
     login(client, supervisor)
     header, *rows = _rows(client.get(f"/supervisor/groups/{group}/export/summary.csv?period=all"))

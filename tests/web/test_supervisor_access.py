@@ -16,7 +16,7 @@ def supervisor_urls(app: Flask) -> list[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("supervisor."):
             continue
-        url = rule.build({name: 1 for name in rule.arguments})[1]
+        url = rule.build(dict.fromkeys(rule.arguments, 1))[1]
         for method in ("GET", "POST"):
             if method in rule.methods:
                 routes.append((method, url))

@@ -20,6 +20,7 @@ from trainer.models import Attempt, CertificationExam, DrillSession, Group, Issu
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.reports import pages as dashboard
+from trainer.services.reports import sql as report_queries
 from web.helpers import csrf_token, login, post_form, run_together
 from web.test_drills import fetch_question, issued, right_answer, send_answer, start
 
@@ -261,7 +262,7 @@ def test_the_trainees_next_and_supervisors_pages_racing_record_the_question_once
                                 headers={"X-CSRFToken": token}).get_json()["position"]
 
     statuses = run_together([
-        *(next_question(tab, token) for tab, token in zip(tabs, tokens)),
+        *(next_question(tab, token) for tab, token in zip(tabs, tokens, strict=True)),
         lambda: bosses[0].get(f"/supervisor/trainees/{trainee.id}").status_code,
         lambda: bosses[1].get(f"/supervisor/groups/{group}").status_code,
     ])
@@ -360,4 +361,4 @@ def test_practice_questions_left_unanswered_are_counted_apart_and_never_in_accur
     with app.app_context():
         figures = dashboard.trainee_report(trainee.id, dashboard.Period.parse("all")).kinds
         assert (figures["house-way"].answered, figures["house-way"].accuracy) == (1, 1.0)
-        assert dashboard.unanswered_practice([trainee.id], None) == {trainee.id: 1}
+        assert report_queries.unanswered_practice([trainee.id], None) == {trainee.id: 1}

@@ -7,6 +7,7 @@ from flask.cli import with_appcontext
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login
 from trainer.services.drills import settle_overdue
+from trainer.services.group_settings import GroupSettings
 
 DEMO_SUPERVISOR = ("demo-supervisor", "Demo Supervisor (demo)", "demo-supervisor-pw")
 DEMO_GROUP = "Demo group (demo)"
@@ -64,7 +65,8 @@ def seed_demo() -> None:
         return
     supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
     supervisor.set_password(password)
-    group = Group(name=DEMO_GROUP, supervisor=supervisor, settings={"demo": True})
+    group = Group(name=DEMO_GROUP, supervisor=supervisor)
+    GroupSettings(extra={"demo": True}).save_to(group)
     db.session.add_all([supervisor, group])
     for trainee_login, trainee_name in DEMO_TRAINEES:
         trainee = User(name=trainee_name, login=trainee_login, role=Role.TRAINEE)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -12,16 +14,27 @@ from flask.cli import with_appcontext
 from trainer.services import backup
 
 
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """Show a refused backup or restore as the command's error (exit code 1)."""
+    try:
+        yield
+    except backup.BackupError as error:
+        raise click.ClickException(str(error)) from error
+
+
 @click.command("backup")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @with_appcontext
 def backup_command(path: Path) -> None:
     """Write a consistent copy of the database to PATH while the app runs."""
     url = current_app.config["SQLALCHEMY_DATABASE_URI"]
-    source = backup.sqlite_path(url)
+    with _refusals():
+        source = backup.sqlite_path(url)
     path.parent.mkdir(parents=True, exist_ok=True)
     if source is not None:
-        pages = backup.backup_sqlite(source, path)
+        with _refusals():
+            pages = backup.backup_sqlite(source, path)
         click.echo(f"Backed up {source} to {path} ({pages} pages, integrity ok).")
         return
     pg_dump = shutil.which("pg_dump")
@@ -39,11 +52,13 @@ def backup_command(path: Path) -> None:
 def restore_command(path: Path, yes: bool) -> None:
     """Replace the database with the backup at PATH (stop the app first)."""
     url = current_app.config["SQLALCHEMY_DATABASE_URI"]
-    target = backup.sqlite_path(url)
+    with _refusals():
+        target = backup.sqlite_path(url)
     if not yes:
         click.confirm(f"Replace every record in the database with {path}?", abort=True)
     if target is not None:
-        backup.restore_sqlite(path, target)
+        with _refusals():
+            backup.restore_sqlite(path, target)
         click.echo(f"Restored {target} from {path}.")
         return
     pg_restore = shutil.which("pg_restore")

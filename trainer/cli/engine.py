@@ -146,7 +146,7 @@ def settle_command(player_back, player_front, banker_back, banker_front, bet_cen
         stream_jsonl(lambda line: settle_answer(json_object(line, keys)))
         return
     req = dict(zip(keys, (player_back, player_front, banker_back, banker_front,
-                          bet_cents)), profile=profile)
+                          bet_cents), strict=True), profile=profile)
     missing = [k for k in keys if req[k] is None]
     if missing:
         fail("Missing " + ", ".join("--" + k.replace("_", "-") for k in missing) + ".")

@@ -56,7 +56,7 @@ class Card(int):
         """Return the card's accessible name ("ace of spades", "joker")."""
         if self == 52:
             return "joker"
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[SUIT_CHARS[self % 4]]}"
 
 
 JOKER = Card(52)
@@ -92,10 +92,7 @@ def parse_cards(text: str | Iterable[str], count: int | Sequence[int] | None = N
 
     ``count`` is the number of cards required (or a sequence of allowed numbers).
     """
-    if isinstance(text, str):
-        tokens = text.replace(",", " ").split()
-    else:
-        tokens = list(text)
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     cards = tuple(parse_card(t) for t in tokens)
     verify_distinct(cards)
     if count is not None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, card_list, deal, parse_cards
-from .hands import evaluate2, evaluate5, rank2, rank5
+from .hands import evaluate2, evaluate5
 from .house_way import HouseWaySetting, load
 from .profiles import DEFAULT_PROFILE, TableProfile, get_profile
-from .setting import SPLITS, SetHand, foul_reason
+from .setting import SPLITS, SetHand, foul_reason, same_value
 from .settlement import Settlement, settle, verify_bet
 
 CHIPS_CENTS: tuple[int, ...] = (100, 500, 2500, 10_000)
@@ -53,13 +54,6 @@ class HandResult:
         return self.house_settlement.net_cents - self.settlement.net_cents
 
 
-def same_value(back_a: Sequence[int], front_a: Sequence[int], back_b: Sequence[int],
-               front_b: Sequence[int], wheel: str) -> bool:
-    """Tell whether two settings have the same value in back and in front."""
-    return (rank5(back_a, wheel) == rank5(back_b, wheel)
-            and rank2(front_a) == rank2(front_b))
-
-
 def deal_hand(seed: int) -> GameDeal:
     """Deal fourteen distinct cards from a shuffled deck: seven to the player, seven to the banker."""
     cards = deal(random.Random(seed), 14)
@@ -87,14 +81,14 @@ def split_key(seven: Sequence[int], front: Sequence[int]) -> str:
     return f"{places[0]}-{places[1]}"
 
 
-def split_table(seven: Sequence[int], wheel: str) -> dict[str, dict]:
+def split_table(seven: Sequence[int], wheel: str) -> dict[str, dict[str, Any]]:
     """Describe all 21 settings of the player's seven: legal or fouled, and why.
 
     Keyed by ``split_key``, so the page can keep Done disabled with the reason
     shown without another trip to the server; the server checks again on Done.
     """
     cards = tuple(Card(c) for c in seven)
-    table = {}
+    table: dict[str, dict[str, Any]] = {}
     for back_idx, front_idx in SPLITS:
         back = tuple(cards[i] for i in back_idx)
         front = tuple(cards[i] for i in front_idx)
@@ -118,11 +112,11 @@ def verify_setting(seven: Sequence[int], front: Sequence[str], wheel: str) -> Se
     front_cards = parse_cards(list(front))
     if len(front_cards) != 2:
         raise ValueError(f"The front (low hand) needs 2 cards; it has {len(front_cards)}.")
-    seven = tuple(Card(c) for c in seven)
+    dealt = tuple(Card(c) for c in seven)
     for card in front_cards:
-        if card not in seven:
+        if card not in dealt:
             raise ValueError(f"{card} is not one of your cards.")
-    back = tuple(c for c in seven if c not in front_cards)
+    back = tuple(c for c in dealt if c not in front_cards)
     reason = foul_reason(back, front_cards, wheel)
     if reason is not None:
         raise ValueError(reason)
@@ -152,7 +146,7 @@ def play_hand(game_deal: GameDeal, front: Sequence[str] | None, bet_cents: int,
     return HandResult(player, house, banker, settled, house_settled, wheel)
 
 
-def setting_dict(back: Sequence[int], front: Sequence[int], wheel: str) -> dict:
+def setting_dict(back: Sequence[int], front: Sequence[int], wheel: str) -> dict[str, Any]:
     """Return a setting's cards and the words for each part (for pages and history)."""
     return {"back": card_list(back), "front": card_list(front),
             "back_name": evaluate5(back, wheel).description,

@@ -13,10 +13,11 @@ joker became and describes the hand in words.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from .cards import JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
 
@@ -108,7 +109,7 @@ class HandValue:
         """Return the defining ranks in notation (``["K", "A", "7", "3"]``)."""
         return [RANK_CHARS[r - 2] for r in self.ranks]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the JSON form used by the command line."""
         return {
             "cards": [str(c) for c in self.cards],
@@ -190,10 +191,11 @@ def _classify_natural(ranks: list[int], flush: bool, wheel: str
     return cat, order, pack(cat, order)
 
 
-def _joker_candidates(natural_ranks: list[int], suited: bool, wheel: str):
+def _joker_candidates(natural_ranks: list[int], suited: bool, wheel: str
+                      ) -> Iterator[tuple[Category, tuple[int, ...], int, int]]:
     """Yield (category, ranks, strength, joker rank) for each reading of the joker."""
     # As an ace (it pairs with aces, or plays as an ace kicker, or tops a straight).
-    cat, ranks, strength = _classify_natural(natural_ranks + [ACE], False, wheel)
+    cat, ranks, strength = _classify_natural([*natural_ranks, ACE], False, wheel)
     if cat in (Category.STRAIGHT,) and suited:
         pass  # the suited reading below covers the straight flush
     yield cat, ranks, strength, ACE
@@ -218,36 +220,37 @@ def _joker_candidates(natural_ranks: list[int], suited: bool, wheel: str):
 
 def evaluate5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandValue:
     """Rank a five-card hand exactly, saying what the joker became."""
-    cards = tuple(Card(c) for c in cards)
-    if len(cards) != 5:
-        raise ValueError(f"A five-card hand has 5 cards; {len(cards)} were given.")
-    natural = [c for c in cards if c != JOKER]
+    hand = tuple(Card(c) for c in cards)
+    if len(hand) != 5:
+        raise ValueError(f"A five-card hand has 5 cards; {len(hand)} were given.")
+    natural = [c for c in hand if c != JOKER]
     suits = {c.suit for c in natural}
     ranks = [c.rank for c in natural]
     if len(natural) == 5:
         cat, order, strength = _classify_natural(ranks, len(suits) == 1, wheel)
-        return HandValue(cards, cat, order, None, strength, _describe(cat, order))
+        return HandValue(hand, cat, order, None, strength, _describe(cat, order))
     best = max(_joker_candidates(ranks, len(suits) == 1, wheel), key=lambda c: c[2])
     cat, order, strength, joker_rank = best
     text = f"{_describe(cat, order)}, joker as {_r(joker_rank)}"
-    return HandValue(cards, cat, order, _r(joker_rank), strength, text)
+    return HandValue(hand, cat, order, _r(joker_rank), strength, text)
 
 
 def evaluate2(cards: Sequence[int]) -> HandValue:
     """Rank a two-card hand; the joker is always an ace there."""
-    cards = tuple(Card(c) for c in cards)
-    if len(cards) != 2:
-        raise ValueError(f"A two-card hand has 2 cards; {len(cards)} were given.")
-    strength = rank2(cards)
-    hi, lo = sorted((c.rank for c in cards), reverse=True)
-    joker_as = "A" if JOKER in cards else None
+    hand = tuple(Card(c) for c in cards)
+    if len(hand) != 2:
+        raise ValueError(f"A two-card hand has 2 cards; {len(hand)} were given.")
+    strength = rank2(hand)
+    hi, lo = sorted((c.rank for c in hand), reverse=True)
+    joker_as = "A" if JOKER in hand else None
+    order: tuple[int, ...]
     if hi == lo:
         cat, order, text = Category.ONE_PAIR, (hi,), f"Pair of {RANK_PLURALS[hi]}"
     else:
         cat, order, text = Category.HIGH_CARD, (hi, lo), f"{_r(hi)}-{_r(lo)}"
     if joker_as:
         text += ", joker as A"
-    return HandValue(cards, cat, order, joker_as, strength, text)
+    return HandValue(hand, cat, order, joker_as, strength, text)
 
 
 def evaluate(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandValue:
@@ -261,9 +264,9 @@ def evaluate(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandVal
 
 PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 JOKER_PRIME = 43
-CARD_PRIME: tuple[int, ...] = tuple(PRIMES[c // 4] for c in range(52)) + (JOKER_PRIME,)
-CARD_SUITBIT: tuple[int, ...] = tuple(1 << (c % 4) for c in range(52)) + (0,)
-CARD_RANK: tuple[int, ...] = tuple(c // 4 + 2 for c in range(52)) + (ACE,)
+CARD_PRIME: tuple[int, ...] = (*(PRIMES[c // 4] for c in range(52)), JOKER_PRIME)
+CARD_SUITBIT: tuple[int, ...] = (*(1 << (c % 4) for c in range(52)), 0)
+CARD_RANK: tuple[int, ...] = (*(c // 4 + 2 for c in range(52)), ACE)
 SINGLE_SUIT = frozenset((1, 2, 4, 8))
 
 
@@ -278,7 +281,8 @@ def _build_tables(wheel: str) -> tuple[dict[int, int], dict[int, int]]:
                 continue
             # Spread suits so no flush: card i of a rank gets suit i; distinct ranks
             # rotate suits.
-            cards, used = [], {}
+            cards: list[int] = []
+            used: dict[int, int] = {}
             for i, r in enumerate(combo):
                 k = used.get(r, 0)
                 used[r] = k + 1
@@ -313,7 +317,7 @@ def rank5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> int:
     return plain[key]
 
 
-def rank5_function(wheel: str = Wheel.SECOND_HIGHEST):
+def rank5_function(wheel: str = Wheel.SECOND_HIGHEST) -> Callable[[Sequence[int]], int]:
     """Return a fast five-card ranking function bound to one wheel setting."""
     plain, flush = _TABLES[wheel]
     p = CARD_PRIME
@@ -385,6 +389,6 @@ def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
                    for low in range(_QUEEN_INDEX - 4 + 1))
 
 
-def all_five_card_hands():
+def all_five_card_hands() -> Iterator[tuple[int, ...]]:
     """Yield every five-card hand of the 53-card deck (2,869,685 of them)."""
     return combinations(range(53), 5)

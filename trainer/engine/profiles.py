@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from .hands import Wheel
 
@@ -37,7 +38,7 @@ class TableProfile:
     min_bet_cents: int = 200
     max_bet_cents: int = 10_000
 
-    def with_settings(self, **changes) -> "TableProfile":
+    def with_settings(self, **changes: Any) -> TableProfile:
         """Return a copy with some settings changed."""
         return replace(self, **changes)
 

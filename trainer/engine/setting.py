@@ -61,6 +61,13 @@ def is_foul(back: Sequence[int], front: Sequence[int],
     return rank5(back, wheel) < rank2(front)
 
 
+def same_value(back_a: Sequence[int], front_a: Sequence[int], back_b: Sequence[int],
+               front_b: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> bool:
+    """Tell whether two settings have the same value in back and in front (docs/rules.md)."""
+    return (rank5(back_a, wheel) == rank5(back_b, wheel)
+            and rank2(front_a) == rank2(front_b))
+
+
 def foul_reason(back: Sequence[int], front: Sequence[int],
                 wheel: str = Wheel.SECOND_HIGHEST) -> str | None:
     """Explain why a set hand is fouled, or return None when it is legal."""

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card, verify_distinct
 from .hands import Outcome, compare_strengths, is_queen_high_pai_gow, rank2, rank5
@@ -50,9 +50,9 @@ class Settlement(NamedTuple):
     reset_front: tuple[Card, ...] | None = None
     reset_rule: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the JSON form used by the command line."""
-        out = {
+        out: dict[str, Any] = {
             "back": self.back.value,
             "front": self.front.value,
             "fouled": self.fouled,
@@ -60,7 +60,7 @@ class Settlement(NamedTuple):
             "commission_cents": self.commission_cents,
             "net_cents": self.net_cents,
         }
-        if self.reset_back is not None:
+        if self.reset_back is not None and self.reset_front is not None:
             out["reset"] = {
                 "back": [str(c) for c in self.reset_back],
                 "front": [str(c) for c in self.reset_front],
@@ -118,7 +118,8 @@ def table_result(result: Result, banker_queen_high: bool,
     return result
 
 
-def _verify_hands(player_back, player_front, banker_back, banker_front) -> None:
+def _verify_hands(player_back: Sequence[int], player_front: Sequence[int],
+                  banker_back: Sequence[int], banker_front: Sequence[int]) -> None:
     """Raise ValueError for a wrong card count or a card held twice."""
     if (len(player_back) != 5 or len(player_front) != 2 or len(banker_back) != 5
             or len(banker_front) != 2):

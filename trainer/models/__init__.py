@@ -9,19 +9,19 @@ from trainer.models.types import UTCDateTime, utcnow
 from trainer.models.user import MIN_PASSWORD_LENGTH, Role, User, normalize_login
 
 __all__ = [
+    "DEFAULT_HOUSE_WAY",
+    "DEFAULT_PROFILE",
+    "MIN_PASSWORD_LENGTH",
     "AppendOnlyError",
     "Attempt",
     "AuditLog",
     "CertificationExam",
-    "DEFAULT_HOUSE_WAY",
-    "DEFAULT_PROFILE",
     "DrillSession",
     "ExamStatus",
     "GameHand",
     "Group",
-    "LoginFailure",
     "IssuedQuestion",
-    "MIN_PASSWORD_LENGTH",
+    "LoginFailure",
     "Membership",
     "PlayerGame",
     "Role",

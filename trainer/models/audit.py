@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
     from trainer.models.user import User
 
 
-class AuditLog(db.Model):
+class AuditLog(Model):
     """Who changed what, when, with the old and new values."""
 
     __tablename__ = "audit_log"

@@ -16,11 +16,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 
-class DrillSession(db.Model):
+class DrillSession(Model):
     """One run of a drill by one user, with the settings it was played under."""
 
     __tablename__ = "drill_sessions"
@@ -48,7 +48,7 @@ class DrillSession(db.Model):
     )
 
 
-class IssuedQuestion(db.Model):
+class IssuedQuestion(Model):
     """One question sent to the browser: what was asked, under which settings, and when.
 
     The answer key is never stored: it is worked out again from the seed and the
@@ -76,7 +76,7 @@ class IssuedQuestion(db.Model):
     issued_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class Attempt(db.Model):
+class Attempt(Model):
     """One answered question: the record supervisors read, never changed once written."""
 
     __tablename__ = "attempts"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class ExamStatus(StrEnum):
     FINISHED = "finished"
 
 
-class CertificationExam(db.Model):
+class CertificationExam(Model):
     """One sealed exam a supervisor scheduled for a trainee, and its kept result.
 
     The criteria, house way and table rules are copied at scheduling, so the

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY
 from trainer.engine.profiles import DEFAULT_PROFILE
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_HOUSE_WAY", "DEFAULT_PROFILE", "Group", "Membership"]
 
 
-class Group(db.Model):
+class Group(Model):
     """A class of trainees led by one supervisor, with its casino settings."""
 
     __tablename__ = "groups"
@@ -44,7 +44,7 @@ class Group(db.Model):
         return f"<Group {self.name!r}>"
 
 
-class Membership(db.Model):
+class Membership(Model):
     """A trainee's place in a group; the primary key keeps it to one group each."""
 
     __tablename__ = "memberships"

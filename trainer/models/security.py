@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 # Password rules beyond length: not the login, not a common password.
@@ -34,7 +34,7 @@ def password_problem(password: str, login: str | None) -> str | None:
     return None
 
 
-class LoginFailure(db.Model):
+class LoginFailure(Model):
     """One password check that failed: which login, from where, when (UTC).
 
     The row is written before the password is checked (a reservation, see
@@ -53,7 +53,7 @@ class LoginFailure(db.Model):
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class UserSession(db.Model):
+class UserSession(Model):
     """One sign-in: its random token is part of the session cookie's id.
 
     Signing out sets ``revoked_at``, which ends this session only; the

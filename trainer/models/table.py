@@ -20,11 +20,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 
-class PlayerGame(db.Model):
+class PlayerGame(Model):
     """One run of the player's game by one user: the balance and the last bet."""
 
     __tablename__ = "player_games"
@@ -46,7 +46,7 @@ class PlayerGame(db.Model):
     )
 
 
-class GameHand(db.Model):
+class GameHand(Model):
     """One hand of the player's game: the deal, both settings, the banker's, the result.
 
     The cards are dealt from ``seed`` and stored; the settings and results are

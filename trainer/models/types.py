@@ -1,7 +1,7 @@
 """Column types shared by the models, and the id range the database can hold."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import DateTime
@@ -11,7 +11,7 @@ from sqlalchemy.types import TypeDecorator
 
 def utcnow() -> datetime:
     """Return the current time as an aware UTC datetime."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -30,7 +30,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None or value.utcoffset() is None:
             raise ValueError("Times must be aware datetimes, in UTC.")
-        value = value.astimezone(timezone.utc)
+        value = value.astimezone(UTC)
         if dialect.name == "sqlite":
             return value.replace(tzinfo=None)
         return value
@@ -40,8 +40,8 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
 # Ranges the database can hold, and one parser for the numbers a request carries.

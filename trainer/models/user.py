@@ -11,7 +11,7 @@ from sqlalchemy import CheckConstraint, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from trainer.extensions import db
+from trainer.extensions import Model
 from trainer.models.security import password_problem
 from trainer.models.types import UTCDateTime, utcnow
 
@@ -31,7 +31,7 @@ class Role(StrEnum):
 
 
 # Who outranks whom when an account is reactivated.
-ROLE_RANK = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.ADMIN: 2}
+ROLE_RANK: dict[str, int] = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.ADMIN: 2}
 
 
 def normalize_login(login: str) -> str:
@@ -39,7 +39,7 @@ def normalize_login(login: str) -> str:
     return login.strip().lower()
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     """A person who signs in: a trainee, a supervisor or an admin."""
 
     __tablename__ = "users"
@@ -71,7 +71,7 @@ class User(UserMixin, db.Model):
     )
 
     @property
-    def is_active(self) -> bool:  # type: ignore[override]
+    def is_active(self) -> bool:
         """Tell Flask-Login whether this account may sign in."""
         return self.active
 

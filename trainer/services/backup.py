@@ -9,10 +9,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import click
 from sqlalchemy.engine import make_url
 
 REQUIRED_TABLES = {"users", "alembic_version"}
+
+
+class BackupError(Exception):
+    """A backup or restore refused, with a sentence the operator can read (the CLI shows it)."""
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -21,7 +24,7 @@ def sqlite_path(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite":
         return None
     if not parsed.database or parsed.database == ":memory:":
-        raise click.ClickException("An in-memory database cannot be backed up.")
+        raise BackupError("An in-memory database cannot be backed up.")
     return Path(parsed.database)
 
 
@@ -50,7 +53,7 @@ def backup_sqlite(source: Path, target: Path) -> int:
     partial file, -wal, -shm or -journal file is left behind.
     """
     if not source.exists():
-        raise click.ClickException(f"There is no database at {source}.")
+        raise BackupError(f"There is no database at {source}.")
     partial = target.with_name(target.name + ".partial")
     _remove_with_sidecars(partial)
     try:
@@ -62,7 +65,7 @@ def backup_sqlite(source: Path, target: Path) -> int:
                 # The copied header says WAL, as the live database is; make it plain.
                 mode = dst.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
                 if mode != "delete":
-                    raise click.ClickException(f"The copy stayed in {mode} journal mode.")
+                    raise BackupError(f"The copy stayed in {mode} journal mode.")
                 pages = dst.execute("PRAGMA page_count").fetchone()[0]
             finally:
                 dst.close()
@@ -84,7 +87,7 @@ def backup_sqlite(source: Path, target: Path) -> int:
 
 
 def verify_sqlite(path: Path) -> None:
-    """Raise ClickException unless ``path`` is a sound trainer database."""
+    """Raise BackupError unless ``path`` is a sound trainer database."""
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -94,12 +97,12 @@ def verify_sqlite(path: Path) -> None:
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
-        raise click.ClickException(f"{path} is not a SQLite database ({exc}).") from exc
+        raise BackupError(f"{path} is not a SQLite database ({exc}).") from exc
     if ok != "ok":
-        raise click.ClickException(f"{path} failed its integrity check: {ok}.")
+        raise BackupError(f"{path} failed its integrity check: {ok}.")
     missing = REQUIRED_TABLES - tables
     if missing:
-        raise click.ClickException(
+        raise BackupError(
             f"{path} is not a trainer database (missing {', '.join(sorted(missing))}).")
 
 

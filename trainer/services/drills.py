@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
+from trainer.engine.house_way import rule_family
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
 from trainer.models import (
@@ -45,11 +46,11 @@ from trainer.models import (
 )
 from trainer.models.types import parse_id
 from trainer.services.certification.sealing import exam_time_over, without_sealed
+from trainer.services.group_settings import MAX_LENGTH, GroupSettings
+from trainer.services.group_settings import foul_policy as _foul_policy
 from trainer.services.timing import GRACE_MS
 
 MODES = ("practice", "timed", "exam")
-DEFAULT_LENGTH = 20
-MAX_LENGTH = 200
 # How many of a trainee's latest missed rules "my mistakes" draws from.
 MISTAKE_RULES = 5
 MISTAKE_LOOKBACK = 50
@@ -61,7 +62,7 @@ _PROBES: dict[str, Any] = {slug: drill.probe for slug, drill in DRILLS.items()}
 
 def _steps(kind: str) -> int:
     """Return how many questions make one unit of a drill: a round's steps, else 1."""
-    return len(getattr(get_drill(kind), "steps", ())) or 1
+    return len(get_drill(kind).steps) or 1
 
 
 def _step_question(kind: str, seed: int, context: DrillContext, position: int) -> dict[str, Any]:
@@ -105,13 +106,17 @@ class SessionFinished(DrillError):
 
 @dataclass(frozen=True)
 class DrillSettings:
-    """The settings a user's drills run under: their group's, or the defaults."""
+    """The settings a user's drills run under: their group's, or the defaults.
+
+    ``group`` holds the lengths and time limits (``trainer.services.group_settings``
+    owns them); an exam replaces the house way, profile and group with its own.
+    """
 
     house_way: str = DEFAULT_HOUSE_WAY
     profile: str = DEFAULT_PROFILE
     foul_policy: FoulPolicy | None = None
     group_id: int | None = None
-    drills: dict[str, Any] = field(default_factory=dict)
+    group: GroupSettings = field(default_factory=GroupSettings)
 
     @classmethod
     def for_user(cls, user_id: int) -> DrillSettings:
@@ -120,32 +125,17 @@ class DrillSettings:
         group = user.group if user is not None else None
         if group is None:
             return cls()
-        settings = group.settings or {}
-        return cls(
-            house_way=group.house_way,
-            profile=group.profile,
-            foul_policy=_foul_policy(settings.get("foul_policy")),
-            group_id=group.id,
-            drills=dict(settings.get("drills") or {}),
-        )
+        settings = GroupSettings.of(group)
+        return cls(house_way=settings.house_way, profile=settings.profile,
+                   foul_policy=settings.foul_policy, group_id=group.id, group=settings)
 
     def length(self, kind: str) -> int:
         """Return the number of questions in a session of ``kind``."""
-        value = (self.drills.get(kind) or {}).get("length")
-        return _bounded(value, 1, MAX_LENGTH, DEFAULT_LENGTH)
+        return self.group.length(kind)
 
     def time_limit_s(self, kind: str) -> int:
         """Return the time limit per question of ``kind``, in seconds."""
-        value = (self.drills.get(kind) or {}).get("time_limit_s")
-        return _bounded(value, 1, 600, get_drill(kind).default_time_limit_s)
-
-
-def _foul_policy(value: Any) -> FoulPolicy | None:
-    """Return a known foul policy as the engine's enum, else None (the profile's own)."""
-    try:
-        return FoulPolicy(value) if value else None
-    except ValueError:
-        return None
+        return self.group.time_limit_s(kind)
 
 
 def _context(data: dict[str, Any]) -> DrillContext:
@@ -158,12 +148,6 @@ def _context(data: dict[str, Any]) -> DrillContext:
     return DrillContext(context.house_way, context.profile,
                         _foul_policy(context.foul_policy), context.focus_rules,
                         context.generator)
-
-
-def _bounded(value: Any, low: int, high: int, default: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return default
-    return value
 
 
 @dataclass(frozen=True)
@@ -371,7 +355,7 @@ def _view(session: DrillSession, issued: IssuedQuestion) -> IssuedView:
     shown = {k: v for k, v in issued.question.items() if k != "seed"}
     hint = None
     if session.mode == "practice" and issued.rule_id:
-        hint = issued.rule_id.split(".", 1)[0]
+        hint = rule_family(issued.rule_id)
     return IssuedView(
         session_id=session.id,
         position=issued.position,

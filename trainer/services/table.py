@@ -15,7 +15,6 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -25,31 +24,42 @@ from trainer.engine.game import (
     GameDeal,
     deal_hand,
     play_hand,
-    same_value,
     setting_dict,
     verify_deal_bet,
 )
 from trainer.engine.profiles import get_profile
+from trainer.engine.setting import same_value
 from trainer.extensions import db
-from trainer.models import (
-    DEFAULT_HOUSE_WAY,
-    DEFAULT_PROFILE,
-    GameHand,
-    Group,
-    PlayerGame,
-    User,
-    utcnow,
-)
+from trainer.models import GameHand, Group, PlayerGame, User, utcnow
+from trainer.services.group_settings import GroupSettings
 
 HISTORY_ROWS = 20
 
 
 class PlayError(Exception):
-    """A request the table refuses; ``status`` is the HTTP code to answer with."""
+    """A request the table refuses; ``status`` is the HTTP code to answer with.
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    The message is the engine's sentence (a bet out of limits, a fouled front) or
+    the web layer's own; the refusals below carry none: the web layer words them.
+    """
+
+    def __init__(self, message: str = "", status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class HandOnTable(PlayError):
+    """A hand is dealt and not settled: finish it before dealing another."""
+
+    def __init__(self) -> None:
+        super().__init__("", 409)
+
+
+class HandSettled(PlayError):
+    """The hand is already settled."""
+
+    def __init__(self) -> None:
+        super().__init__("", 409)
 
 
 def new_seed() -> int:
@@ -76,9 +86,8 @@ def lock_player(user_id: int) -> None:
 
 def table_settings(group: Group | None) -> tuple[str, str]:
     """Return the house way and table-rules profile of a player's group (the defaults without one)."""
-    if group is None:
-        return DEFAULT_HOUSE_WAY, DEFAULT_PROFILE
-    return group.house_way, group.profile
+    settings = GroupSettings.of(group)
+    return settings.house_way, settings.profile
 
 
 def current_game(user_id: int) -> PlayerGame | None:
@@ -108,14 +117,6 @@ def open_hand(game: PlayerGame | None) -> GameHand | None:
     ).scalar_one_or_none()
 
 
-def find_hand(hand_id: int, user_id: int) -> GameHand | None:
-    """Return one of the user's hands, or None for a missing hand or anyone else's."""
-    hand = db.session.get(GameHand, hand_id)
-    if hand is None or hand.game.user_id != user_id:
-        return None
-    return hand
-
-
 def limits(profile_name: str) -> dict[str, Any]:
     """Return a profile's smallest and largest bet and its rules in words."""
     profile = get_profile(profile_name)
@@ -128,7 +129,7 @@ def deal(user: User, bet_cents: Any) -> GameHand:
     lock_player(user.id)  # a double Deal opens one game and one hand
     game = current_game(user.id) or _new_game(user.id)
     if open_hand(game) is not None:
-        raise PlayError(_("Finish the hand on the table first."), 409)
+        raise HandOnTable()
     house_way, profile = table_settings(user.group)
     try:
         verify_deal_bet(bet_cents, game.balance_cents, profile)
@@ -150,7 +151,7 @@ def deal(user: User, bet_cents: Any) -> GameHand:
     except IntegrityError:
         # Another tab dealt this hand first.
         db.session.rollback()
-        raise PlayError(_("Finish the hand on the table first."), 409) from None
+        raise HandOnTable() from None
     return hand
 
 
@@ -161,7 +162,7 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
     the same transaction, so a double submit cannot settle or pay twice.
     """
     if hand.state != "dealt":
-        raise PlayError(_("This hand is already settled."), 409)
+        raise HandSettled()
     game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
     try:
         result = play_hand(game_deal, front, hand.bet_cents, hand.profile, hand.house_way)
@@ -187,7 +188,7 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
     )
     if done.rowcount != 1:
         db.session.rollback()
-        raise PlayError(_("This hand is already settled."), 409)
+        raise HandSettled()
     db.session.execute(
         update(PlayerGame)
         .where(PlayerGame.id == hand.game_id)

@@ -21,11 +21,10 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-
-from flask import current_app
+from typing import Any
 
 from trainer.extensions import db
 from trainer.models import LoginFailure, utcnow
@@ -54,8 +53,29 @@ class Reservation:
         return self.wait_minutes > 0
 
 
-def _setting(name: str, default: int) -> int:
-    return int(current_app.config.get(name, default))
+@dataclass(frozen=True)
+class Limits:
+    """The throttle's limits: the app's config (``LOGIN_THROTTLE_*``, ``LOGIN_SLOWDOWN_*``)."""
+
+    minutes: int = 15
+    per_pair: int = 5
+    per_address: int = 50
+    slowdown_after: int = 20
+    slowdown_max_seconds: int = 10
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        """Read the limits from an app's config, each missing one at its default."""
+        default = cls()
+
+        def get(name: str, fallback: int) -> int:
+            return int(config.get(name, fallback))
+
+        return cls(get("LOGIN_THROTTLE_MINUTES", default.minutes),
+                   get("LOGIN_THROTTLE_PER_PAIR", default.per_pair),
+                   get("LOGIN_THROTTLE_PER_ADDRESS", default.per_address),
+                   get("LOGIN_SLOWDOWN_AFTER", default.slowdown_after),
+                   get("LOGIN_SLOWDOWN_MAX_SECONDS", default.slowdown_max_seconds))
 
 
 def _lock(address: str) -> None:
@@ -83,7 +103,7 @@ def _blocked_until(limit: int, since: datetime, window: timedelta, *conditions: 
     return times[-1] + window if len(times) >= limit else None
 
 
-def reserve(login: str, address: str) -> Reservation:
+def reserve(login: str, address: str, limits: Limits = Limits()) -> Reservation:
     """Count earlier failures and, when under the limits, record this check as a failure.
 
     Both happen in one transaction under a lock, so two guesses at the same
@@ -93,7 +113,7 @@ def reserve(login: str, address: str) -> Reservation:
     db.session.commit()  # start a fresh transaction: the lock and the insert come first
     _lock(address)
     now = utcnow()
-    window = timedelta(minutes=_setting("LOGIN_THROTTLE_MINUTES", 15))
+    window = timedelta(minutes=limits.minutes)
     since = now - window
     reservation = LoginFailure(login=login, address=address, at=now)
     db.session.add(reservation)
@@ -101,9 +121,9 @@ def reserve(login: str, address: str) -> Reservation:
     earlier = LoginFailure.id != reservation.id
     until = max(
         (moment for moment in (
-            _blocked_until(_setting("LOGIN_THROTTLE_PER_PAIR", 5), since, window, earlier,
+            _blocked_until(limits.per_pair, since, window, earlier,
                            LoginFailure.login == login, LoginFailure.address == address),
-            _blocked_until(_setting("LOGIN_THROTTLE_PER_ADDRESS", 50), since, window, earlier,
+            _blocked_until(limits.per_address, since, window, earlier,
                            LoginFailure.address == address),
         ) if moment is not None),
         default=None,
@@ -120,15 +140,15 @@ def reserve(login: str, address: str) -> Reservation:
     failure_id = reservation.id
     db.session.commit()
     return Reservation(login, address, failure_id=failure_id,
-                       delay_seconds=slowdown(failures_for_login))
+                       delay_seconds=slowdown(failures_for_login, limits))
 
 
-def slowdown(failures: int) -> float:
+def slowdown(failures: int, limits: Limits = Limits()) -> float:
     """Return the seconds to wait before checking a login with this many failures in the last hour."""
-    free = _setting("LOGIN_SLOWDOWN_AFTER", 20)
+    free = limits.slowdown_after
     if failures < free:
         return 0.0
-    return min(0.25 * 2 ** (failures - free), float(_setting("LOGIN_SLOWDOWN_MAX_SECONDS", 10)))
+    return min(0.25 * 2 ** (failures - free), float(limits.slowdown_max_seconds))
 
 
 def wait(reservation: Reservation) -> None:

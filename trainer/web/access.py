@@ -1,4 +1,4 @@
-"""Who may see what: the role gate and the check on login's ``next``."""
+"""Who may see what: the role gate, the ownership check on a row, and the check on login's ``next``."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,7 +9,10 @@ from urllib.parse import urlsplit
 from flask import abort
 from flask_login import current_user, login_required
 
+from trainer.extensions import db
+
 F = TypeVar("F", bound=Callable[..., Any])
+M = TypeVar("M")
 
 
 def has_role(*roles: str) -> bool:
@@ -31,6 +34,19 @@ def role_required(*roles: str) -> Callable[[F], F]:
         return wrapped  # type: ignore[return-value]
 
     return decorator
+
+
+def get_owned_or_404(model: type[M], row_id: Any,
+                     allowed: Callable[[M], bool] | None = None) -> M:
+    """Return the ``model`` row ``row_id`` if ``allowed`` lets the signed-in user see it, else 404.
+
+    A missing row and someone else's answer alike (404, not 403), so ids cannot be
+    probed for what exists.
+    """
+    row = db.session.get(model, row_id)
+    if row is None or (allowed is not None and not allowed(row)):
+        abort(404)
+    return row
 
 
 def safe_next(target: str | None) -> str | None:

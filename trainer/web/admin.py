@@ -11,7 +11,7 @@ from trainer.models import AuditLog, Role, User, normalize_login
 from trainer.models.types import ID_MAX, bounded_int
 from trainer.services import audit
 from trainer.web.access import role_required
-from trainer.web.forms import NewAccountForm
+from trainer.web.forms import NewAccountForm, add_error
 
 AUDIT_PAGE_SIZE = 100
 
@@ -32,12 +32,12 @@ def new_supervisor() -> str | Response:
     """Create a supervisor account."""
     form = NewAccountForm()
     if form.validate_on_submit():
-        login = normalize_login(form.login.data)
+        login = normalize_login(form.login.data or "")
         if db.session.execute(db.select(User.id).filter_by(login=login)).first():
-            form.login.errors.append(_("That login is taken."))
+            add_error(form.login, _("That login is taken."))
         else:
-            user = User(name=form.name.data.strip(), login=login, role=Role.SUPERVISOR)
-            user.set_password(form.password.data)
+            user = User(name=(form.name.data or "").strip(), login=login, role=Role.SUPERVISOR)
+            user.set_password(form.password.data or "")
             db.session.add(user)
             db.session.flush()
             audit.record(current_user.id, "account.create", "user", user.id,

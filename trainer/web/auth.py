@@ -13,7 +13,7 @@ from trainer.models import User, normalize_login
 from trainer.services import audit, throttle
 from trainer.web import sessions
 from trainer.web.access import safe_next
-from trainer.web.forms import ChangePasswordForm, LoginForm
+from trainer.web.forms import ChangePasswordForm, LoginForm, add_error
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -33,7 +33,7 @@ def _dummy_hash() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> str | Response:
+def login() -> str | Response | tuple[str, int]:
     """Sign a user in and send them on to a page of this site."""
     next_url = safe_next(request.args.get("next"))
     if current_user.is_authenticated:
@@ -41,10 +41,11 @@ def login() -> str | Response:
     form = LoginForm()
     status = 401 if request.method == "POST" else 200
     if form.validate_on_submit():
-        login_name = normalize_login(form.login.data)
+        login_name = normalize_login(form.login.data or "")
         address = request.remote_addr or "unknown"
         # Reserve the check (counted as a failure) before looking at the password.
-        reservation = throttle.reserve(login_name, address)
+        reservation = throttle.reserve(login_name, address,
+                                       throttle.Limits.from_config(current_app.config))
         if reservation.refused:
             flash(ngettext("Too many failed sign-ins. Try again in %(num)d minute.",
                            "Too many failed sign-ins. Try again in %(num)d minutes.",
@@ -55,8 +56,8 @@ def login() -> str | Response:
             db.select(User).filter_by(login=login_name)
         ).scalar_one_or_none()
         if user is None:
-            check_password_hash(_dummy_hash(), form.password.data)
-        elif user.check_password(form.password.data) and user.active:
+            check_password_hash(_dummy_hash(), form.password.data or "")
+        elif user.check_password(form.password.data or "") and user.active:
             throttle.succeeded(reservation)
             sessions.start(user, address)
             return redirect(next_url or url_for("main.index"))
@@ -84,11 +85,11 @@ def change_password() -> str | Response:
     form = ChangePasswordForm()
     form.account_login = current_user.login
     if form.validate_on_submit():
-        user = db.session.get(User, current_user.id)
-        if not user.check_password(form.current.data):
-            form.current.errors.append(_("That is not your current password."))
+        user = db.session.get_one(User, current_user.id)
+        if not user.check_password(form.current.data or ""):
+            add_error(form.current, _("That is not your current password."))
         else:
-            user.set_password(form.new.data)
+            user.set_password(form.new.data or "")
             audit.record(user.id, "account.password-change", "user", user.id)
             db.session.commit()
             # The new session version ends every other session; keep this one.

@@ -17,7 +17,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from trainer.engine.drills import DRILLS, get_drill
+from trainer.web import drill_kinds
 
 MISSING = object()
 MAX_DEPTH = 6
@@ -97,8 +97,8 @@ def label(path: tuple[str, ...]) -> str:
     for key in parts:
         if key in LABELS:
             names.append(str(LABELS[key]))
-        elif key in DRILLS:
-            names.append(get_drill(key).title)
+        elif drill_kinds.get_kind(key) is not None:
+            names.append(drill_kinds.title(key))
         else:
             names.append(key.replace("_", " ").replace("-", " ").capitalize())
     return " › ".join(names) or "—"

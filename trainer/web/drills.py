@@ -15,33 +15,15 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from trainer.engine.drills import DRILLS
 from trainer.engine.hands import Category
 from trainer.models import DrillSession
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
+from trainer.web import drill_kinds
 
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 
-# The order drills are offered in, with what each asks of the trainee.
-DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check", "round")
-TITLES = {
-    "house-way": _l("Set the banker's hand"),
-    "settlement": _l("Settle the table"),
-    "action": _l("Call the action"),
-    "hand-reading": _l("Read the hand"),
-    "foul-check": _l("Spot the foul"),
-    "round": _l("Run a round"),
-}
-BLURBS = {
-    "house-way": _l("Pick the two front cards of the banker's seven, the house way."),
-    "settlement": _l("Mark each position win, push or lose and pay winners after commission."),
-    "action": _l("Count the dice from the banker and find who gets the first pile."),
-    "hand-reading": _l("Name a five-card hand, or say which of two hands wins."),
-    "foul-check": _l("Say whether a player's set hand is legal or fouled."),
-    "round": _l("A whole round in order: call the action, set the banker's hand, settle every seat."),
-}
 CATEGORY_NAMES = {
     Category.FIVE_ACES.slug: _l("Five aces"),
     Category.ROYAL_FLUSH.slug: _l("Royal flush"),
@@ -59,7 +41,7 @@ MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam
 
 
 def _kind_or_404(kind: str) -> str:
-    if kind not in DRILLS or kind not in TITLES:
+    if drill_kinds.get_kind(kind) is None:
         abort(404)
     return kind
 
@@ -78,7 +60,7 @@ def _error(error: DrillError) -> tuple[Response, int]:
 
 
 def _template_globals() -> dict[str, Any]:
-    return {"titles": TITLES, "category_names": CATEGORY_NAMES, "mode_names": MODE_NAMES}
+    return {"category_names": CATEGORY_NAMES, "mode_names": MODE_NAMES}
 
 
 @bp.route("/")
@@ -88,13 +70,13 @@ def index() -> str:
     settings = DrillSettings.for_user(current_user.id)
     drills = [
         {
-            "kind": kind,
-            "title": TITLES[kind],
-            "blurb": BLURBS[kind],
-            "length": settings.length(kind),
-            "time_limit_s": settings.time_limit_s(kind),
+            "kind": kind.slug,
+            "title": kind.title,
+            "blurb": kind.blurb,
+            "length": settings.length(kind.slug),
+            "time_limit_s": settings.time_limit_s(kind.slug),
         }
-        for kind in DRILL_ORDER
+        for kind in drill_kinds.drill_kinds()
     ]
     return render_template("drills/index.html", drills=drills, settings=settings)
 

@@ -10,9 +10,9 @@ have, now or later, is closed while the exam runs.
 """
 from __future__ import annotations
 
-from flask import Response
 from flask_babel import gettext as _
 from flask_login import current_user
+from werkzeug.wrappers import Response
 
 from trainer.models import Role
 from trainer.services.certification import exams as certification

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -16,8 +16,8 @@ from trainer.extensions import db
 from trainer.models import CertificationExam, ExamStatus, Role
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
-from trainer.services.reports.pages import Criterion
-from trainer.web.access import role_required
+from trainer.services.certification.criteria import Criterion
+from trainer.web.access import get_owned_or_404, role_required
 
 bp = Blueprint("exams", __name__, url_prefix="/exams")
 
@@ -26,10 +26,7 @@ RECENT_RESULTS = 3
 
 def get_own_exam_or_404(exam_id: int) -> CertificationExam:
     """Return one of the signed-in trainee's exams, or 404 for anyone else's."""
-    exam = db.session.get(CertificationExam, exam_id)
-    if exam is None or exam.trainee_id != current_user.id:
-        abort(404)
-    return exam
+    return get_owned_or_404(CertificationExam, exam_id, lambda e: e.trainee_id == current_user.id)
 
 
 @bp.app_context_processor

@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 
 from trainer.engine.drills import DRILLS, get_drill
 from trainer.services.stored_answers import shown_attempt
+from trainer.web import drill_kinds
 
 RANK_NAMES = {
     "A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack"), "T": _l("ten"),
@@ -43,7 +44,7 @@ def listed(value: Any) -> list[Any]:
 
 def drill_title(kind: str) -> str:
     """Return a drill kind's title, or the slug of a kind no longer registered."""
-    return get_drill(kind).title if kind in DRILLS else kind
+    return drill_kinds.title(kind)
 
 
 def chance_level(kind: str) -> float | None:
@@ -67,6 +68,7 @@ def register(app: Flask) -> None:
         card_label=card_label, suit_symbols=SUIT_SYMBOLS,
         shown_attempt=shown_attempt, listed=listed,
         drill_title=drill_title, chance_level=chance_level,
+        drill_kind=drill_kinds.get_kind, kind_template=drill_kinds.template,
         get_locale=get_locale,
     )
     app.add_template_filter(percent, "percent")

@@ -12,6 +12,11 @@ from trainer.models.security import password_problem
 LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 
 
+def add_error(field: Field, message: str) -> None:
+    """Refuse a field after the form validated (a login already taken, a wrong password)."""
+    field.errors = [*field.errors, message]
+
+
 def _password_rules(form: Form, field: Field) -> None:
     """Refuse a password equal to the account's login or on the common-passwords list.
 

@@ -43,7 +43,7 @@ class IdConverter(IntegerConverter):
         """Return the id, refusing before ``int()`` anything longer than the largest id."""
         if len(value) > len(str(ID_MAX)):
             raise ValidationError()
-        return super().to_python(value)  # type: ignore[no-any-return]
+        return super().to_python(value)
 
 
 class JsonRejected(BadRequest):
@@ -115,7 +115,7 @@ class _LimitedJsonModule:
 class LimitedRequest(Request):
     """The app's request class: its JSON body goes through ``parse_json``."""
 
-    @property  # type: ignore[override]
+    @property
     def json_module(self) -> Any:
         """Return the limited parser that ``get_json`` reads the body with."""
         return _LimitedJsonModule

@@ -1,7 +1,7 @@
 """Each role's home page and a user's own drill records."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import func
@@ -12,8 +12,8 @@ from trainer.extensions import db
 from trainer.models import Attempt, Group, Membership, Role, User
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
-from trainer.web.access import role_required
-from trainer.web.drills import DRILL_ORDER, TITLES
+from trainer.web import drill_kinds
+from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.exam_lock import exam_locked
 
 bp = Blueprint("main", __name__)
@@ -23,10 +23,7 @@ RECENT_RESULTS = 20
 
 def get_own_attempt_or_404(attempt_id: int) -> Attempt:
     """Return one of the signed-in user's attempts, or 404 for anyone else's."""
-    attempt = db.session.get(Attempt, attempt_id)
-    if attempt is None or attempt.user_id != current_user.id:
-        abort(404)
-    return attempt
+    return get_owned_or_404(Attempt, attempt_id, lambda a: a.user_id == current_user.id)
 
 
 def recent_attempts(
@@ -87,7 +84,7 @@ def index() -> str:
         exam_running=certification.exam_in_progress(current_user.id),
         group=current_user.group,
         drills_url=drills_url(),
-        drills=[(kind, TITLES[kind]) for kind in DRILL_ORDER],
+        drills=[(kind.slug, kind.title) for kind in drill_kinds.drill_kinds()],
     )
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -18,7 +19,8 @@ from trainer.engine.game import CHIPS_CENTS, STARTING_BALANCE_CENTS, split_table
 from trainer.engine.profiles import get_profile
 from trainer.models import GameHand, PlayerGame
 from trainer.services import table as game_table
-from trainer.services.table import PlayError, history_row
+from trainer.services.table import HandOnTable, HandSettled, PlayError, history_row
+from trainer.web.access import get_owned_or_404
 from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -28,16 +30,19 @@ bp.before_request(refuse_during_exam)
 
 def get_hand_or_404(hand_id: int) -> GameHand:
     """Return one of the signed-in user's hands, or 404 for anyone else's."""
-    hand = game_table.find_hand(hand_id, current_user.id)
-    if hand is None:
-        abort(404)
-    return hand
+    return get_owned_or_404(GameHand, hand_id, lambda h: h.game.user_id == current_user.id)
+
+
+# The table's refusals that carry no sentence of their own, in the player's words.
+REFUSALS = {HandOnTable: _l("Finish the hand on the table first."),
+            HandSettled: _l("This hand is already settled.")}
 
 
 def _error(error: PlayError) -> tuple[Response, int]:
     titles = {400: _("Not accepted"), 404: _("Not found"), 409: _("Not now")}
+    message = REFUSALS.get(type(error)) or str(error)
     return jsonify(error=titles.get(error.status, _("Not accepted")),
-                   message=str(error)), error.status
+                   message=str(message)), error.status
 
 
 def _hand_view(hand: GameHand) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
@@ -254,7 +255,7 @@ def _choice(name: str, allowed: list[str] | dict, default: str) -> str:
 
 @bp.route("/house-way")
 @login_required
-def house_way_index() -> Response:
+def house_way_index() -> WerkzeugResponse:
     """Open the sheet of the signed-in user's house way."""
     return redirect(url_for("reference.sheet", preset=default_house_way()))
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 from ..action import POSITIONS, action_position, table_position
 from .base import Drill, DrillContext, Grade, register
@@ -10,7 +11,7 @@ from .schema import Fields, Schema, Whole
 
 SEATS = tuple(range(1, POSITIONS + 1))
 # Every roll of three dice, by the position its total counts to.
-ROLLS: dict[int, list[tuple[int, int, int]]] = {}
+ROLLS: dict[int, list[tuple[int, ...]]] = {}
 for _roll in itertools.product(range(1, 7), repeat=3):
     ROLLS.setdefault(action_position(sum(_roll)), []).append(_roll)
 
@@ -35,11 +36,11 @@ class ActionDrill(Drill):
     families = {"action": 1}
     chance_level = 1 / POSITIONS
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext) -> dict[str, dict[str, Any]]:
         """Return the seven seats."""
         return {str(seat): {"seat": seat} for seat in SEATS}
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Pick the seat that gets the first pile (evenly), the banker's seat, then the dice.
 
         Now and then a player banks from another seat.
@@ -48,29 +49,29 @@ class ActionDrill(Drill):
         banker_seat = 1 if rng.random() < 0.7 else rng.randint(2, POSITIONS)
         dice = roll_to_seat(rng, seat, banker_seat)
         others = [s for s in range(1, POSITIONS + 1) if s != banker_seat]
-        occupied = sorted([banker_seat] + rng.sample(others, rng.randint(2, 6)))
+        occupied = sorted([banker_seat, *rng.sample(others, rng.randint(2, 6))])
         return {"dice": dice, "banker_seat": banker_seat, "occupied": occupied}
 
-    def _answer(self, question: dict) -> tuple[int, int]:
+    def _answer(self, question: dict[str, Any]) -> tuple[int, int]:
         position = action_position(sum(question["dice"]))
         return position, table_position(question["banker_seat"], position)
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return ``action.banker``, ``action.player-banker`` or ``action.count``."""
         position, _ = self._answer(question)
         if question["banker_seat"] != 1:
             return "action.player-banker"
         return "action.banker" if position == 1 else "action.count"
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"seat": 1..7}``."""
         return Fields({"seat": Whole(1, POSITIONS, "Pick one of the seven seats (1-7).")})
 
-    def probe(self, question: dict) -> dict:
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Answer seat 1."""
         return {"seat": 1}
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Right when the trainee picked the seat the count lands on."""
         seat = self.validate_answer(question, answer, context)["seat"]
         position, right = self._answer(question)

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..house_way import DEFAULT_HOUSE_WAY
+from ..house_way import DEFAULT_HOUSE_WAY, rule_family
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
 from .schema import Schema
 
@@ -42,14 +42,14 @@ class DrillContext:
             profile = profile.with_settings(foul_policy=FoulPolicy(self.foul_policy))
         return profile
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the JSON form stored with each question."""
         return {"house_way": self.house_way, "profile": self.profile,
                 "foul_policy": self.table.foul_policy.value,
                 "focus_rules": list(self.focus_rules), "generator": self.generator}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "DrillContext":
+    def from_dict(cls, data: dict[str, Any]) -> DrillContext:
         """Rebuild a context from its stored JSON form."""
         generator = data.get("generator", 1)
         if generator not in GENERATORS or isinstance(generator, bool):
@@ -65,16 +65,16 @@ class Grade:
 
     correct: bool
     rule_id: str
-    correct_answer: dict
+    correct_answer: dict[str, Any]
     explanation: str
-    parts: tuple[dict, ...] = field(default_factory=tuple)
+    parts: tuple[dict[str, Any], ...] = field(default_factory=tuple)
 
     @property
     def family(self) -> str:
         """Return the rule family (the rule id's first part)."""
-        return self.rule_id.split(".", 1)[0]
+        return rule_family(self.rule_id)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the JSON form shown after answering and stored with the attempt."""
         return {"correct": self.correct, "rule_id": self.rule_id,
                 "family": self.family, "correct_answer": self.correct_answer,
@@ -92,8 +92,15 @@ class Drill:
     # What the best constant answer scores: 1 / the number of fixed answers, or
     # None when the answer is free-form (cards to pick, amounts to pay).
     chance_level: float | None = None
+    # The steps one unit of the drill takes, in order (a round: action, banker,
+    # settle); a drill of single questions has none.
+    steps: tuple[str, ...] = ()
+    # Whether certification counts this drill's scored parts (``part_results``)
+    # rather than whole questions.
+    counts_parts: bool = False
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict] | None:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext
+                       ) -> dict[str, dict[str, Any]] | None:
         """Return each fixed answer to ``question`` by name; None when the answer is free-form."""
         return None
 
@@ -101,19 +108,19 @@ class Drill:
         """Tell whether no constant answer beats chance under ``context`` (its focus rules)."""
         return True
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Return a new question drawn from ``rng``."""
         raise NotImplementedError
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade an answer to a question; raise ValueError when it is malformed."""
         raise NotImplementedError
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the rule id a question tests (before it is answered)."""
         raise NotImplementedError
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Return the exact shape of an answer to ``question`` (keys, types, lengths, ranges).
 
         ``context`` is None when the group's settings are not known; a drill whose
@@ -121,18 +128,27 @@ class Drill:
         """
         raise NotImplementedError
 
-    def validate_answer(self, question: dict, answer: Any,
-                        context: DrillContext | None = None) -> dict:
+    def validate_answer(self, question: dict[str, Any], answer: Any,
+                        context: DrillContext | None = None) -> dict[str, Any]:
         """Return the answer normalized by the drill's schema; raise ValueError if it does not fit."""
-        return self.answer_schema(question, context).check(answer)
+        checked: dict[str, Any] = self.answer_schema(question, context).check(answer)
+        return checked
 
-    def probe(self, question: dict) -> dict:
+    def part_results(self, answer: Any, correct_answer: Any, timed_out: bool) -> list[bool]:
+        """Return, per scored part of a recorded attempt, whether it was right.
+
+        Read from the stored answer and answer key, with the grader's own rule; a
+        drill scored by whole questions (``counts_parts`` false) has no parts: [].
+        """
+        return []
+
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Return a well-formed answer, graded only to learn the key when no usable answer came."""
         raise NotImplementedError
 
     def focus_family(self, rule_id: str) -> str:
         """Return the generation family that produces questions on ``rule_id``."""
-        return rule_id.split(".", 1)[0]
+        return rule_family(rule_id)
 
     def pick_family(self, rng: random.Random, context: DrillContext) -> str:
         """Pick a rule family by weight, or from the trainee's recent mistakes."""
@@ -161,7 +177,7 @@ def get_drill(slug: str) -> Drill:
         raise ValueError(f"There is no drill called {slug!r}.") from None
 
 
-def new_question(slug: str, seed: int, context: DrillContext) -> dict:
+def new_question(slug: str, seed: int, context: DrillContext) -> dict[str, Any]:
     """Generate the question of drill ``slug`` for ``seed``; it replays exactly."""
     drill = get_drill(slug)
     if context.generator == GENERATOR:

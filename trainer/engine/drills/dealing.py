@@ -41,7 +41,7 @@ def deal_shape(rng: random.Random, shape: tuple[int, ...],
         ranks = rng.sample(range(13), len(shape))
         cards: list[int] = []
         joker_used = False
-        for rank, count in zip(ranks, shape):
+        for rank, count in zip(ranks, shape, strict=True):
             suits = rng.sample(range(4), min(count, 4))
             group = [rank * 4 + s for s in suits]
             if rank == 12 and not joker_used and JOKER not in exclude and rng.random() < 0.3:
@@ -78,7 +78,7 @@ def deal_family(rng: random.Random, family: str, house_way: str,
             continue
         if family == "joker" and JOKER not in exclude:
             rest = [c for c in deck if c != JOKER]
-            cards = tuple(Card(c) for c in rng.sample(rest, 6) + [JOKER])
+            cards = tuple(Card(c) for c in [*rng.sample(rest, 6), JOKER])
             return cards
         if family in SHAPES:
             cards = deal_shape(rng, SHAPES[family], exclude)

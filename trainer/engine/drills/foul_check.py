@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card, card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
 from ..house_way import load
 from ..profiles import FoulPolicy
-from ..setting import splits
+from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
-from .schema import Cards, Fields, Flag, Schema
 from .dealing import deal_family
-from .house_way_drill import same_value
-
+from .schema import Cards, Fields, Flag, Schema
 
 BOUNDARY_RULES = frozenset(("foul.legal.same-pair", "foul.legal.same-top-ranks",
                             "foul.higher-cards-in-front", "foul.higher-pair-in-front"))
@@ -42,12 +42,12 @@ def _legal_boundary(rng: random.Random) -> tuple[list[Card], list[Card]]:
     return [Card(c) for c in back], [Card(c) for c in front]
 
 
-def _shown(rng: random.Random, back, front) -> dict:
+def _shown(rng: random.Random, back: Sequence[int], front: Sequence[int]) -> dict[str, Any]:
     """Return a set hand as shown: the cards shuffled within the back and within the front."""
-    back, front = list(back), list(front)
-    rng.shuffle(back)
-    rng.shuffle(front)
-    return {"back": card_list(back), "front": card_list(front)}
+    shown_back, shown_front = list(back), list(front)
+    rng.shuffle(shown_back)
+    rng.shuffle(shown_front)
+    return {"back": card_list(shown_back), "front": card_list(shown_front)}
 
 
 def _answer(rule: str) -> str:
@@ -61,7 +61,7 @@ def _fits(rule: str, answer: str, family: str | None) -> bool:
     return family != "boundary" or rule in BOUNDARY_RULES
 
 
-def foul_rule(back, front, wheel: str) -> str:
+def foul_rule(back: Sequence[int], front: Sequence[int], wheel: str) -> str:
     """Classify a set hand by the part of the foul rule it turns on."""
     b, f = evaluate5(back, wheel), evaluate2(front)
     fouled = b.strength < f.strength
@@ -107,9 +107,9 @@ class FoulCheckDrill(Drill):
         focus = self._focus(context)
         return not focus or set().union(*(FAMILY_ANSWERS[f] for f in focus)) == set(ANSWERS)
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext) -> dict[str, dict[str, Any]]:
         """Return the two answers: legal, and fouled (with the house-way reset when due)."""
-        fouled: dict = {"fouled": True}
+        fouled: dict[str, Any] = {"fouled": True}
         if context.table.foul_policy == FoulPolicy.HOUSE_WAY:
             # Called fouled, a hand carries its reset front: the house way's, when it is fouled.
             back = parse_cards(question["back"], 5)
@@ -118,7 +118,7 @@ class FoulCheckDrill(Drill):
             fouled["front"] = card_list(reset.front)
         return {"legal": {"fouled": False}, "fouled": fouled}
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Pick legal or fouled first (evenly), then a family and a hand set that way.
 
         With focus rules ("my mistakes") the answer is drawn from those the focus
@@ -152,12 +152,12 @@ class FoulCheckDrill(Drill):
         way = spare or ways[0]
         return _shown(rng, way.back, way.front)
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the foul rule the hand turns on."""
         return foul_rule(parse_cards(question["back"], 5),
                          parse_cards(question["front"], 2), context.table.wheel)
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"fouled": bool}``; a hand called fouled may carry its reset front.
 
         Under the ``house_way`` foul policy a hand called fouled must carry the
@@ -166,7 +166,7 @@ class FoulCheckDrill(Drill):
         """
         reset_needed = context is not None and context.table.foul_policy == FoulPolicy.HOUSE_WAY
 
-        def reset_rules(answer: dict) -> None:
+        def reset_rules(answer: dict[str, Any]) -> None:
             if not answer["fouled"] and "front" in answer:
                 raise ValueError("Only a hand called fouled is reset: send no front cards.")
             if answer["fouled"] and reset_needed and "front" not in answer:
@@ -177,11 +177,11 @@ class FoulCheckDrill(Drill):
         seven = list(question["back"]) + list(question["front"])
         return Fields({"fouled": Flag()}, {"front": Cards(2, seven, "front")}, then=reset_rules)
 
-    def probe(self, question: dict) -> dict:
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Call the hand legal."""
         return {"fouled": False}
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Right when legal/fouled is right (and, under ``house_way``, the reset too)."""
         answer = self.validate_answer(question, answer, context)
         wheel = context.table.wheel
@@ -194,7 +194,7 @@ class FoulCheckDrill(Drill):
         text = (f"Back: {b.description}. Front: {f.description}. "
                 + ("Fouled: the front outranks the back." if fouled
                    else "Legal: the back is the higher hand."))
-        key: dict = {"fouled": fouled}
+        key: dict[str, Any] = {"fouled": fouled}
         correct = said == fouled
         if fouled and context.table.foul_policy == FoulPolicy.HOUSE_WAY:
             reset = load(context.house_way).set(back + front, wheel)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
@@ -35,7 +36,7 @@ def deal_category(rng: random.Random, category: Category, joker: bool) -> tuple[
                      Category.ONE_PAIR: (2, 1, 1, 1),
                      Category.HIGH_CARD: (1, 1, 1, 1, 1)}[category]
             cards = []
-            for rank, count in zip(rng.sample(range(13), len(shape)), shape):
+            for rank, count in zip(rng.sample(range(13), len(shape)), shape, strict=True):
                 cards += [rank * 4 + s for s in rng.sample(range(4), count)]
         if joker:
             cards[rng.randrange(5)] = JOKER
@@ -47,7 +48,8 @@ def deal_category(rng: random.Random, category: Category, joker: bool) -> tuple[
 
 def _copy_of(rng: random.Random, hand: tuple[Card, ...]) -> tuple[Card, ...] | None:
     """Return another hand of the same ranks in other suits, if the deck allows."""
-    out, used = [], set(hand)
+    out: list[Card] = []
+    used: set[int] = set(hand)
     for card in hand:
         options = [c for c in range(52) if c // 4 == card // 4 and c not in used] \
             if card != JOKER else []
@@ -87,13 +89,13 @@ class HandReadingDrill(Drill):
             return "compare-two" if parts[-1] == "two" else "compare-five"
         return "joker" if parts[-1] == "joker" else "category"
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext) -> dict[str, dict[str, Any]]:
         """Return every category when naming, else a, b and copy."""
         if question["mode"] == "category":
             return {c.slug: {"category": c.slug} for c in CATEGORIES}
         return {w: {"winner": w} for w in WINNERS}
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Pick a family, then the answer evenly (a category, or a / b / copy), then the hands."""
         family = self.pick_family(rng, context)
         cats = list(CATEGORY_WEIGHTS)
@@ -128,12 +130,13 @@ class HandReadingDrill(Drill):
                 if (outcome is Outcome.WIN) != (winner == "a"):
                     a, b = b, a
             break
-        a, b = list(a), list(b)
-        rng.shuffle(a)
-        rng.shuffle(b)
-        return {"mode": "compare", "a": card_list(a), "b": card_list(b)}
+        assert b is not None  # the loop ends on a pair of hands
+        shown_a, shown_b = list(a), list(b)
+        rng.shuffle(shown_a)
+        rng.shuffle(shown_b)
+        return {"mode": "compare", "a": card_list(shown_a), "b": card_list(shown_b)}
 
-    def _key(self, question: dict, wheel: str):
+    def _key(self, question: dict[str, Any], wheel: str) -> tuple[str, str, str]:
         if question["mode"] == "category":
             value = evaluate(parse_cards(question["hand"], 5), wheel)
             rule = f"reading.{value.category.slug.replace('_', '-')}"
@@ -149,22 +152,22 @@ class HandReadingDrill(Drill):
         va, vb = evaluate(a, wheel), evaluate(b, wheel)
         return winner, rule, f"A: {va.description}. B: {vb.description}."
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the reading rule the question tests."""
         return self._key(question, context.table.wheel)[1]
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"category": <a category>}`` or ``{"winner": "a" | "b" | "copy"}``."""
         if question["mode"] == "category":
             return Fields({"category": OneOf([c.slug for c in Category],
                                              "That is not a hand category: name one of them.")})
         return Fields({"winner": OneOf(("a", "b", "copy"), "Answer a, b or copy.")})
 
-    def probe(self, question: dict) -> dict:
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Answer high card, or hand A."""
         return {"category": "high_card"} if question.get("mode") == "category" else {"winner": "a"}
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade a category name or a winner ("a", "b" or "copy")."""
         answer = self.validate_answer(question, answer, context)
         key, rule, text = self._key(question, context.table.wheel)

@@ -2,20 +2,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..cards import card_list, parse_cards
-from ..hands import rank2, rank5
-from ..house_way import load
-from ..setting import is_foul
+from ..house_way import HouseWaySetting, load
+from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
-from .schema import Cards, Fields, Schema
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
-
-
-def same_value(back_a, front_a, back_b, front_b, wheel: str) -> bool:
-    """Tell whether two settings have the same value in back and in front."""
-    return (rank5(back_a, wheel) == rank5(back_b, wheel)
-            and rank2(front_a) == rank2(front_b))
+from .schema import Cards, Fields, Schema
 
 
 @register
@@ -27,31 +21,31 @@ class HouseWayDrill(Drill):
     default_time_limit_s = 30
     families = HOUSE_WAY_FAMILIES
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Deal seven cards of a weighted rule family, shown in shuffled order."""
         family = self.pick_family(rng, context)
         cards = list(deal_family(rng, family, context.house_way, context.table.wheel))
         rng.shuffle(cards)
         return {"cards": card_list(cards)}
 
-    def key(self, question: dict, context: DrillContext):
+    def key(self, question: dict[str, Any], context: DrillContext) -> HouseWaySetting:
         """Return the house way's setting of the question's cards."""
         return load(context.house_way).set(parse_cards(question["cards"], 7),
                                            context.table.wheel)
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the house-way rule id that decides the hand."""
         return self.key(question, context).rule
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"front": [two of the seven cards]}``."""
         return Fields({"front": Cards(2, question["cards"], "front")})
 
-    def probe(self, question: dict) -> dict:
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Put the first two cards in front."""
         return {"front": list(question["cards"][:2])}
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Right when the trainee's back and front have the house way's values."""
         front = self.validate_answer(question, answer, context)["front"]
         wheel = context.table.wheel

@@ -8,11 +8,12 @@ questions never use it.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..action import POSITIONS, roll_dice
 from ..cards import Card, card_list, deal_piles
-from ..hands import evaluate5, rank2, rank5
-from ..house_way import load
+from ..hands import evaluate5, is_queen_high_pai_gow, rank2, rank5
+from ..house_way import HouseWay, HouseWaySetting, load, rule_family
 from ..setting import is_foul, splits
 from .base import DrillContext
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
@@ -48,13 +49,13 @@ def _reading_family(rule_id: str) -> str:
     return "joker" if parts[-1] == "joker" else "category"
 
 
-def house_way(rng: random.Random, context: DrillContext) -> dict:
+def house_way(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a house-way question as generator 1 did."""
-    family = _pick(rng, HOUSE_WAY_FAMILIES, [r.split(".", 1)[0] for r in context.focus_rules])
+    family = _pick(rng, HOUSE_WAY_FAMILIES, [rule_family(r) for r in context.focus_rules])
     return {"cards": card_list(deal_family(rng, family, context.house_way, context.table.wheel))}
 
 
-def foul_check(rng: random.Random, context: DrillContext) -> dict:
+def foul_check(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a foul-check question as generator 1 did."""
     wheel = context.table.wheel
     family = _pick(rng, FOUL_FAMILIES, [_foul_family(r) for r in context.focus_rules])
@@ -64,11 +65,11 @@ def foul_check(rng: random.Random, context: DrillContext) -> dict:
         ways = splits(seven)
         rules = [foul_rule(w.back, w.front, wheel) for w in ways]
         if family == "fouled":
-            pick = [w for w, r in zip(ways, rules) if not r.startswith("foul.legal")]
+            pick = [w for w, r in zip(ways, rules, strict=True) if not r.startswith("foul.legal")]
         elif family == "boundary":
-            pick = [w for w, r in zip(ways, rules) if r in BOUNDARY_RULES]
+            pick = [w for w, r in zip(ways, rules, strict=True) if r in BOUNDARY_RULES]
         else:
-            pick = [w for w, r in zip(ways, rules) if r.startswith("foul.legal")]
+            pick = [w for w, r in zip(ways, rules, strict=True) if r.startswith("foul.legal")]
         if pick:
             way = rng.choice(pick)
             return {"back": card_list(way.back), "front": card_list(way.front)}
@@ -76,7 +77,7 @@ def foul_check(rng: random.Random, context: DrillContext) -> dict:
     return {"back": card_list(way.back), "front": card_list(way.front)}
 
 
-def hand_reading(rng: random.Random, context: DrillContext) -> dict:
+def hand_reading(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a hand-reading question as generator 1 did."""
     family = _pick(rng, READING_FAMILIES, [_reading_family(r) for r in context.focus_rules])
     cats = list(CATEGORY_WEIGHTS)
@@ -102,33 +103,33 @@ def hand_reading(rng: random.Random, context: DrillContext) -> dict:
     return {"mode": "compare", "a": card_list(a), "b": card_list(b)}
 
 
-def action(rng: random.Random, context: DrillContext) -> dict:
+def action(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate an action question as generator 1 did."""
     dice = list(roll_dice(rng))
     banker_seat = 1 if rng.random() < 0.7 else rng.randint(2, POSITIONS)
     others = [s for s in range(1, POSITIONS + 1) if s != banker_seat]
-    occupied = sorted([banker_seat] + rng.sample(others, rng.randint(2, 6)))
+    occupied = sorted([banker_seat, *rng.sample(others, rng.randint(2, 6))])
     return {"dice": dice, "banker_seat": banker_seat, "occupied": occupied}
 
 
 def _queen_high_banker(rng: random.Random) -> list[int]:
-    from ..settlement import is_queen_high_pai_gow
-
     for _ in range(500):
-        ranks = [10] + rng.sample(range(10), 6)
+        ranks = [10, *rng.sample(range(10), 6)]
         cards = [r * 4 + rng.randrange(4) for r in ranks]
         if is_queen_high_pai_gow(cards):
             return cards
     return rng.sample(range(52), 7)  # pragma: no cover
 
 
-def _settlement_player(rng, case, used, banker, way, wheel):
+def _settlement_player(rng: random.Random, case: str, used: set[int], banker: HouseWaySetting,
+                       way: HouseWay, wheel: str
+                       ) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
     deck = [c for c in range(53) if c not in used]
     best = None
     for _ in range(40):
         if case == "copy":
             ranks = sorted(c.rank for c in banker.front)
-            pick = []
+            pick: list[int] = []
             for r in ranks:
                 options = [c for c in deck if Card(c).rank == r and c not in pick and c != 52]
                 if not options:
@@ -164,7 +165,7 @@ def _settlement_player(rng, case, used, banker, way, wheel):
     return best
 
 
-def settlement(rng: random.Random, context: DrillContext) -> dict:
+def settlement(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a settlement question as generator 1 did."""
     table = context.table
     way = load(context.house_way)
@@ -182,7 +183,9 @@ def settlement(rng: random.Random, context: DrillContext) -> dict:
     positions = []
     for seat in seats:
         case = rng.choices(list(CASES), weights=list(CASES.values()))[0]
-        back, front = _settlement_player(rng, case, used, banker, way, wheel)
+        hand = _settlement_player(rng, case, used, banker, way, wheel)
+        assert hand is not None  # forty tries always find a hand
+        back, front = hand
         used.update(back + front)
         positions.append({"seat": seat, "back": card_list(back), "front": card_list(front),
                           "bet_cents": rng.choice(limits or [table.min_bet_cents])})
@@ -190,7 +193,7 @@ def settlement(rng: random.Random, context: DrillContext) -> dict:
             "positions": positions}
 
 
-def round_(rng: random.Random, context: DrillContext) -> dict:
+def round_(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a round as generator 1 did."""
     from .round_drill import DEALER_SEAT, PLAYER_BANKER_RATE, seat_of_pile
 
@@ -205,7 +208,7 @@ def round_(rng: random.Random, context: DrillContext) -> dict:
     piles, unused = deal_piles(rng)
     bets = [d * 100 for d in BETS_DOLLARS
             if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
-    players = []
+    players: list[dict[str, Any]] = []
     for pile, seat in enumerate(seat_of_pile(sum(dice), banker_seat)):
         if seat not in occupied or seat == banker_seat:
             continue

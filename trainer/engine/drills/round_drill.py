@@ -18,16 +18,16 @@ may show (the banker's house-way setting appears only at the settle step).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..action import POSITIONS, action_position, deal_order, pile_order, table_position
-from ..cards import card_list, deal_piles, parse_cards
-from ..house_way import load, rule_family
-from ..setting import is_foul, splits
-from ..settlement import Result, banker_commission_cents, payout_cents, settle
+from ..cards import Card, card_list, deal_piles, parse_cards
+from ..house_way import HouseWay, HouseWaySetting, load, rule_family
+from ..setting import is_foul, same_value, splits
+from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from .action_drill import SEATS, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .schema import MAX_CENTS, Cards, Fields, ListOf, Maybe, OneOf, Schema, Whole
-from .house_way_drill import same_value
 from .settlement_drill import BETS_DOLLARS, queen_high_note
 
 STEPS = ("action", "banker", "settle")
@@ -57,7 +57,8 @@ class RoundDrill(Drill):
     # Only the action step has fixed answers (1 in 7); the banker and settle steps are free-form.
     step_chance_levels = (1 / POSITIONS, None, None)
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict] | None:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext
+                       ) -> dict[str, dict[str, Any]] | None:
         """Return the seven seats at the action step; the other steps are free-form."""
         if question.get("step") != "action":
             return None
@@ -65,7 +66,7 @@ class RoundDrill(Drill):
 
     # --- the deal --------------------------------------------------------------
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Pick the action's seat (evenly), roll dice that land there, deal and set the hands.
 
         The players' cards are shuffled within the back and the front as shown.
@@ -83,7 +84,7 @@ class RoundDrill(Drill):
         piles, unused = deal_piles(rng)
         bets = [d * 100 for d in BETS_DOLLARS
                 if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
-        players = []
+        players: list[dict[str, Any]] = []
         for pile, seat in enumerate(seat_of_pile(sum(dice), banker_seat)):
             if seat not in occupied or seat == banker_seat:
                 continue
@@ -100,7 +101,8 @@ class RoundDrill(Drill):
                 "piles": [card_list(p) for p in piles], "unused": card_list(unused),
                 "players": players}
 
-    def _set(self, rng: random.Random, seven, way, wheel: str, house: bool):
+    def _set(self, rng: random.Random, seven: tuple[Card, ...], way: HouseWay, wheel: str,
+             house: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         """Set a player's hand: mostly the house way, sometimes another way, now and then fouled."""
         roll = rng.random()
         if house or roll < 0.75:
@@ -114,12 +116,13 @@ class RoundDrill(Drill):
 
     # --- the steps -------------------------------------------------------------
 
-    def banker_cards(self, question: dict) -> list[str]:
+    def banker_cards(self, question: dict[str, Any]) -> list[str]:
         """Return the banker's seven cards: the pile that lands on the banker's seat."""
         seats = seat_of_pile(sum(question["dice"]), question["banker_seat"])
-        return question["piles"][seats.index(question["banker_seat"])]
+        cards: list[str] = question["piles"][seats.index(question["banker_seat"])]
+        return cards
 
-    def at_step(self, question: dict, step: int, context: DrillContext) -> dict:
+    def at_step(self, question: dict[str, Any], step: int, context: DrillContext) -> dict[str, Any]:
         """Return the question of one step of the round (0 action, 1 banker, 2 settle)."""
         if not 0 <= step < len(STEPS):
             raise ValueError(f"A round has {len(STEPS)} steps.")
@@ -131,11 +134,11 @@ class RoundDrill(Drill):
             q["banker"] = {"back": card_list(key.back), "front": card_list(key.front)}
         return q
 
-    def _banker_key(self, question: dict, context: DrillContext):
+    def _banker_key(self, question: dict[str, Any], context: DrillContext) -> HouseWaySetting:
         return load(context.house_way).set(parse_cards(question["banker_cards"], 7),
                                            context.table.wheel)
 
-    def probe(self, question: dict) -> dict:
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Return a well-formed answer to a step (to learn the key when the clock ran out)."""
         step = question.get("step")
         if step == "action":
@@ -146,7 +149,7 @@ class RoundDrill(Drill):
             return {"order": [], "banker_commission_cents": 0}
         return {"order": []}
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Return the shape of the step's answer.
 
         ``action``: ``{"seat": 1..7}``; ``banker``: ``{"front": [two of the banker's
@@ -163,7 +166,7 @@ class RoundDrill(Drill):
             raise ValueError("This round question has no step.")
         seats = [p["seat"] for p in question["players"]]
 
-        def entry_rules(entry: dict) -> None:
+        def entry_rules(entry: dict[str, Any]) -> None:
             if entry["seat"] not in seats:
                 raise ValueError("Settle only the seats that have a hand.")
             paid = entry.get("paid_cents")
@@ -173,7 +176,7 @@ class RoundDrill(Drill):
             if entry["action"] == "take" and paid is not None:
                 raise ValueError(f"Seat {entry['seat']}: a bet that is taken is not paid.")
 
-        def once_each(answer: dict) -> None:
+        def once_each(answer: dict[str, Any]) -> None:
             settled: list[int] = []
             for entry in answer["order"]:
                 if entry["seat"] in settled:
@@ -193,8 +196,11 @@ class RoundDrill(Drill):
                 0, MAX_CENTS, "Enter the commission the player-banker pays, in cents.")
         return Fields(fields, then=once_each)
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
-        """Return the rule id the step tests: ``round.action``, ``round.banker.<family>``, ``round.settle``."""
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
+        """Return the rule id the step tests.
+
+        ``round.action``, ``round.banker.<family>`` or ``round.settle``.
+        """
         step = question.get("step")
         player_banker = question["banker_seat"] != DEALER_SEAT
         if step == "action":
@@ -205,7 +211,7 @@ class RoundDrill(Drill):
             return "round.settle.player-banker" if player_banker else "round.settle"
         raise ValueError("This round question has no step.")
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade one step of the round."""
         answer = self.validate_answer(question, answer, context)
         step = question.get("step")
@@ -217,7 +223,7 @@ class RoundDrill(Drill):
             return self._grade_settle(question, answer, context)
         raise ValueError("This round question has no step.")
 
-    def _grade_action(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def _grade_action(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         seat = answer["seat"]
         total, banker_seat = sum(question["dice"]), question["banker_seat"]
         position = action_position(total)
@@ -238,7 +244,7 @@ class RoundDrill(Drill):
         return Grade(seat == right, self.rule_of(question, context),
                      {"seat": right, "position": position, "piles": piles}, text)
 
-    def _grade_banker(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def _grade_banker(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         cards = question["banker_cards"]
         front = parse_cards(answer["front"], 2)
         seven = parse_cards(cards, 7)
@@ -250,7 +256,7 @@ class RoundDrill(Drill):
         return Grade(correct, self.rule_of(question, context), key.as_dict(),
                      key.explanation + "." + note)
 
-    def settle_all(self, question: dict, context: DrillContext) -> list:
+    def settle_all(self, question: dict[str, Any], context: DrillContext) -> list[Settlement]:
         """Settle every player's hand (and the dealer's, when a player banks) against the banker."""
         banker = question["banker"]
         bb, bf = parse_cards(banker["back"], 5), parse_cards(banker["front"], 2)
@@ -258,11 +264,11 @@ class RoundDrill(Drill):
                        p["bet_cents"], context.table, context.house_way)
                 for p in question["players"]]
 
-    def _grade_settle(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def _grade_settle(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         order = answer["order"]
         players = question["players"]
         seats = [p["seat"] for p in players]
-        settled = dict(zip(seats, self.settle_all(question, context)))
+        settled = dict(zip(seats, self.settle_all(question, context), strict=True))
         bets = {p["seat"]: p["bet_cents"] for p in players}
         given: list[tuple[int, str, int | None]] = []
         for entry in order:
@@ -301,7 +307,7 @@ class RoundDrill(Drill):
                 max(i for i, k in enumerate(kinds) if k == "take")
                 > min(i for i, k in enumerate(kinds) if k == "pay")):
             errors.append("round.settle.order")
-        correct_answer: dict = {
+        correct_answer: dict[str, Any] = {
             "order": [{"seat": s, "action": "take"} for s in losers]
             + [{"seat": s, "action": "pay", "paid_cents": pays[s]} for s in winners],
             "pushes": [s for s in seats if settled[s].outcome is Result.PUSH],

@@ -160,7 +160,8 @@ class Each(Schema):
             raise ValueError((self.message or "{where} must hold {wanted} items; "
                               "{given} were given.").format(
                 where=where(path), wanted=len(self.items), given=len(value)))
-        return [s.check(v, (*path, i)) for i, (s, v) in enumerate(zip(self.items, value))]
+        return [s.check(v, (*path, i))
+                for i, (s, v) in enumerate(zip(self.items, value, strict=True))]
 
 
 class Fields(Schema):

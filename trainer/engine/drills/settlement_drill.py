@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..cards import Card, card_list, parse_cards
-from ..hands import Outcome
-from ..house_way import load
+from ..hands import Outcome, is_queen_high_pai_gow
+from ..house_way import HouseWaySetting, load
 from ..profiles import FoulPolicy
-from ..setting import is_foul, splits
-from ..settlement import Result, is_queen_high_pai_gow, payout_cents, settle
+from ..setting import SetHand, is_foul, splits
+from ..settlement import Result, Settlement, payout_cents, settle
 from .base import Drill, DrillContext, Grade, register
 from .schema import MAX_CENTS, Each, Fields, Maybe, OneOf, Schema, Whole
 
@@ -25,7 +26,34 @@ PRIORITY = ("settlement.queen-high", "settlement.foul", "settlement.copy-push",
             "settlement.lose")
 
 
-def position_rule(s, queen_high: bool) -> str:
+def settled_right(given: Any, key: Any) -> bool:
+    """Tell whether one position was settled right: its outcome and, for a win, the amount paid.
+
+    ``given`` and ``key`` are the position's answer and answer key
+    (``{"outcome": ..., "paid_cents": ...}``); a key without an outcome is never matched.
+    """
+    outcome = key.get("outcome")
+    return outcome is not None and given.get("outcome") == outcome and (
+        outcome != "win" or given.get("paid_cents") == key.get("paid_cents"))
+
+
+def position_results(answer: Any, correct_answer: Any, timed_out: bool) -> list[bool]:
+    """Return, per settled position of a recorded table, whether it was settled right.
+
+    The grade's own rule (``settled_right``); a timed-out table is all wrong. Any
+    stored row is read without raising: a position whose key or answer is not an
+    object counts as wrong.
+    """
+    keys = correct_answer.get("positions") if isinstance(correct_answer, dict) else None
+    keys = [key if isinstance(key, dict) else {} for key in keys] if isinstance(keys, list) else []
+    given = answer.get("positions") if isinstance(answer, dict) else None
+    if timed_out or not isinstance(given, list):
+        return [False] * len(keys)
+    return [settled_right(given[i] if i < len(given) and isinstance(given[i], dict) else {}, key)
+            for i, key in enumerate(keys)]
+
+
+def position_rule(s: Settlement, queen_high: bool) -> str:
     """Name the settlement rule that applies to one settled position."""
     if s.fouled and s.reset_back is None:
         return "settlement.foul"
@@ -41,7 +69,7 @@ def position_schema(seat: int) -> Schema:
     """Return the shape of one position's settlement: an outcome, and an amount for a winner."""
     amount = f"Seat {seat}: enter the amount paid, in cents, as a whole number up to {MAX_CENTS:,}."
 
-    def amount_for_winners(answer: dict) -> None:
+    def amount_for_winners(answer: dict[str, Any]) -> None:
         paid = answer.get("paid_cents")
         if answer["outcome"] == "win" and paid is None:
             raise ValueError(amount)
@@ -53,7 +81,7 @@ def position_schema(seat: int) -> Schema:
                   {"paid_cents": Maybe(Whole(0, MAX_CENTS, amount))}, then=amount_for_winners)
 
 
-def queen_high_note(banker: dict, context: DrillContext) -> str:
+def queen_high_note(banker: dict[str, Any], context: DrillContext) -> str:
     """Explain the no-commission push when the banker's seven are a queen-high pai gow."""
     seven = parse_cards(banker["back"] + banker["front"], 7)
     if not (context.table.no_commission and is_queen_high_pai_gow(seven)):
@@ -67,7 +95,7 @@ def queen_high_note(banker: dict, context: DrillContext) -> str:
 
 def _queen_high_banker(rng: random.Random) -> list[int]:
     for _ in range(500):
-        ranks = [10] + rng.sample(range(10), 6)   # queen (index 10) + six lower ranks
+        ranks = [10, *rng.sample(range(10), 6)]   # queen (index 10) + six lower ranks
         cards = [r * 4 + rng.randrange(4) for r in ranks]
         if is_queen_high_pai_gow(cards):
             return cards
@@ -84,9 +112,11 @@ class SettlementDrill(Drill):
     families = {"settlement": 1}
     # The answer holds amounts (free-form); each seat's outcome alone is one of three.
     chance_level = None
+    # Certification counts this drill by settled positions (``part_results``), not tables.
+    counts_parts = True
     position_chance_level = 1 / len(OUTCOMES)
 
-    def answer_choices(self, question: dict, context: DrillContext) -> dict[str, dict]:
+    def answer_choices(self, question: dict[str, Any], context: DrillContext) -> dict[str, dict[str, Any]]:
         """Return one outcome for every seat (a winner paid the right amount), per outcome.
 
         The settlement is graded seat by seat (``Grade.parts``): each seat's
@@ -98,7 +128,7 @@ class SettlementDrill(Drill):
             if outcome == "win" else {"outcome": outcome}
             for p in question["positions"]]} for outcome in OUTCOMES}
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict:
+    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Pick each seat's outcome first (evenly), then deal a banker and hands that settle so.
 
         A hand is checked with ``settle`` under the group's table rules, so copies,
@@ -119,14 +149,12 @@ class SettlementDrill(Drill):
         # outcomes cannot all be dealt against one, a plain banker after five tries).
         queen = table.no_commission and "win" not in targets
         for tries in range(BANKER_TRIES):
-            if queen and tries < 5:
-                banker_seven = _queen_high_banker(rng)
-            else:
-                banker_seven = rng.sample(range(53), 7)
+            banker_seven = (_queen_high_banker(rng) if queen and tries < 5
+                            else rng.sample(range(53), 7))
             banker = way.set(banker_seven, wheel)
             used = set(banker_seven)
             positions = []
-            for seat, target, bet in zip(seats, targets, bets):
+            for seat, target, bet in zip(seats, targets, bets, strict=True):
                 hand = self._player(rng, target, used, banker, bet, context,
                                     last=tries == BANKER_TRIES - 1)
                 if hand is None:
@@ -145,7 +173,9 @@ class SettlementDrill(Drill):
         return {"banker": {"back": card_list(banker_back), "front": card_list(banker_front)},
                 "positions": positions}
 
-    def _player(self, rng, target, used, banker, bet, context, last=False):
+    def _player(self, rng: random.Random, target: str, used: set[int],
+                banker: HouseWaySetting, bet: int, context: DrillContext, last: bool = False
+                ) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
         """Deal a player's set hand that settles ``target`` against the banker, or None."""
         table, wheel = context.table, context.table.wheel
         deck = [c for c in range(53) if c not in used]
@@ -155,7 +185,7 @@ class SettlementDrill(Drill):
         for tries in range(PLAYER_TRIES):
             how = first if tries < PLAYER_TRIES // 2 else ways[tries % len(ways)]
             if how == "copy":
-                pick = []
+                pick: list[int] = []
                 for r in sorted(c.rank for c in banker.front):
                     options = [c for c in deck if Card(c).rank == r and c not in pick
                                and c != 52]
@@ -170,6 +200,7 @@ class SettlementDrill(Drill):
                 hand = tuple(Card(c) for c in rest), tuple(Card(c) for c in pick)
             else:
                 seven = rng.sample(deck, 7)
+                w: SetHand | HouseWaySetting
                 if how == "foul":
                     fouled = [w for w in splits(seven) if is_foul(w.back, w.front, wheel)]
                     if not fouled:
@@ -187,7 +218,7 @@ class SettlementDrill(Drill):
                 return hand
         return hand if last else None
 
-    def settle_all(self, question: dict, context: DrillContext) -> list:
+    def settle_all(self, question: dict[str, Any], context: DrillContext) -> list[Settlement]:
         """Settle every position of the question under the group's table rules."""
         table = context.table
         banker_back = parse_cards(question["banker"]["back"], 5)
@@ -197,17 +228,18 @@ class SettlementDrill(Drill):
                        context.house_way)
                 for p in question["positions"]]
 
-    def _rules(self, question: dict, context: DrillContext, settled) -> list[str]:
+    def _rules(self, question: dict[str, Any], context: DrillContext,
+               settled: list[Settlement]) -> list[str]:
         seven = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
         queen = context.table.no_commission and is_queen_high_pai_gow(seven)
         return [position_rule(s, queen) for s in settled]
 
-    def rule_of(self, question: dict, context: DrillContext) -> str:
+    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the hardest settlement rule the table shows."""
         rules = self._rules(question, context, self.settle_all(question, context))
         return min(rules, key=PRIORITY.index)
 
-    def answer_schema(self, question: dict, context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"positions": [{"outcome": ..., "paid_cents": ...}, ...]}``, one per position.
 
         A winner carries the amount paid in whole cents; a push or a loser carries
@@ -217,29 +249,34 @@ class SettlementDrill(Drill):
             [position_schema(p["seat"]) for p in question["positions"]],
             "Settle all {wanted} positions; {given} were answered.")})
 
-    def probe(self, question: dict) -> dict:
+    def part_results(self, answer: Any, correct_answer: Any, timed_out: bool) -> list[bool]:
+        """Return, per settled position of a recorded attempt, whether it was settled right."""
+        return position_results(answer, correct_answer, timed_out)
+
+    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Mark every position a loser."""
         return {"positions": [{"outcome": "lose"} for _ in question["positions"]]}
 
-    def grade(self, question: dict, answer: dict, context: DrillContext) -> Grade:
+    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade each position's outcome and, for winners, the amount paid."""
         given = self.validate_answer(question, answer, context)["positions"]
         positions = question["positions"]
         settled = self.settle_all(question, context)
         rules = self._rules(question, context, settled)
         parts, missed = [], []
-        for pos, ans, s, rule in zip(positions, given, settled, rules):
+        for pos, ans, s, rule in zip(positions, given, settled, rules, strict=True):
             outcome, paid = ans["outcome"], ans.get("paid_cents")
             right_paid = payout_cents(pos["bet_cents"], context.table) \
                 if s.outcome is Result.WIN else None
-            ok = outcome == s.outcome.value and (outcome != "win" or paid == right_paid)
+            ok = settled_right({"outcome": outcome, "paid_cents": paid},
+                               {"outcome": s.outcome.value, "paid_cents": right_paid})
             if not ok:
                 missed.append(rule)
             part = {"seat": pos["seat"], "correct": ok, "rule_id": rule,
                     "outcome": s.outcome.value, "paid_cents": right_paid,
                     "back": s.back.value, "front": s.front.value, "fouled": s.fouled,
                     "commission_cents": s.commission_cents}
-            if s.reset_back is not None:
+            if s.reset_back is not None and s.reset_front is not None:
                 part["reset"] = {"back": card_list(s.reset_back),
                                  "front": card_list(s.reset_front),
                                  "rule": s.reset_rule}

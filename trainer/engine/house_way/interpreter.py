@@ -19,11 +19,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from operator import itemgetter
+from typing import Any
 
 from ..cards import DECK, Card, format_cards, parse_card, parse_cards, verify_distinct
-from ..hands import (CARD_PRIME, CARD_RANK, CATEGORY_SHIFT, Category, Wheel, evaluate5,
-                     rank2, rank5_function, straight_key)
+from ..hands import (
+    CARD_PRIME,
+    CARD_RANK,
+    CATEGORY_SHIFT,
+    Category,
+    Wheel,
+    evaluate5,
+    rank2,
+    rank5_function,
+    straight_key,
+)
 from ..setting import SPLITS
 from . import kinds as K
 
@@ -75,8 +86,8 @@ def _flush_sets() -> tuple[frozenset[int], frozenset[int]]:
 
 _STRAIGHT5, _STRAIGHT4 = _straight_tables()
 _FLUSH5, _FLUSH4 = _flush_sets()
-_RANK_BIT = tuple(1 << (c // 4) for c in range(52)) + (0,)
-_SUIT_ADD = tuple(1 << (4 * (c % 4)) for c in range(52)) + (0,)
+_RANK_BIT = (*(1 << (c // 4) for c in range(52)), 0)
+_SUIT_ADD = (*(1 << (4 * (c % 4)) for c in range(52)), 0)
 
 
 def may_hold_sf(cards: Sequence[int]) -> bool:
@@ -110,7 +121,7 @@ class HouseWaySetting:
         """Return the deciding rule's family (``two-pair``)."""
         return K.rule_family(self.rule)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Return the JSON form used by the command line."""
         return {"back": [str(c) for c in self.back], "front": [str(c) for c in self.front],
                 "rule": self.rule, "explanation": self.explanation}
@@ -127,12 +138,12 @@ class Rule:
     text: str
     explain: str
     pool: str | None = None
-    when: Mapping = field(default_factory=dict)
+    when: Mapping[str, Any] = field(default_factory=dict)
     resolved: str | None = None
     decided: str | None = None
     section: str = ""
-    pre: tuple = ()
-    post: tuple = ()
+    pre: tuple[K.Pre, ...] = ()
+    post: tuple[K.Post, ...] = ()
     shapes: frozenset[str] = frozenset(K.SHAPES)
 
     @property
@@ -153,11 +164,11 @@ class Section:
     number: str
     title: str
     text: str
-    when: Mapping
+    when: Mapping[str, Any]
     rules: tuple[Rule, ...]
     resolved: str | None = None
     decided: str | None = None
-    pre: tuple = ()
+    pre: tuple[K.Pre, ...] = ()
     shapes: frozenset[str] = frozenset(K.SHAPES)
 
 
@@ -173,7 +184,7 @@ class Example:
     note: str = ""
 
 
-def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
+def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int]],
                      sheet: str) -> Section:
     number = str(raw["number"])
     where = f"{sheet} section {number}"
@@ -210,7 +221,7 @@ def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
         K.compile_condition({"shapes": rwhen.get("shapes", [])}, groups, rwhere)
         explain = r["explain"]
         try:
-            explain.format_map({f: "x" for f in K.TEMPLATE_FIELDS})
+            explain.format_map(dict.fromkeys(K.TEMPLATE_FIELDS, "x"))
         except (KeyError, ValueError, IndexError) as exc:
             raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
         rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
@@ -223,8 +234,8 @@ def _compile_section(raw: Mapping, groups: Mapping[str, tuple[int, int]],
 class _Hand(K.HandFacts):
     """Seven sorted cards under evaluation: shape, splits, pools (lazy)."""
 
-    __slots__ = ("cards", "ranks", "shape", "wheel", "rank", "_sf", "_backs", "_fronts",
-                 "_pools", "_held")
+    __slots__ = ("_backs", "_fronts", "_held", "_pools", "_sf", "cards", "rank", "ranks",
+                 "shape", "wheel")
 
     def __init__(self, cards: Sequence[Card], wheel: str, sf: bool | None) -> None:
         self.cards = cards
@@ -279,7 +290,7 @@ class _Hand(K.HandFacts):
     def ace_singleton_card(self) -> int | None:
         if not self.shape.ace:
             return None
-        return next(c for c, r in zip(self.cards, self.ranks) if r == 14)
+        return next(c for c, r in zip(self.cards, self.ranks, strict=True) if r == 14)
 
     def pool_best(self, pool: str) -> int | None:
         if pool in self._pools:
@@ -342,7 +353,7 @@ def _back_text(cards: Sequence[int], strength: int, wheel: str) -> str:
     return words
 
 
-class _Fields(dict):
+class _Fields(dict[str, str]):
     """Explanation words, the front and back described only when asked for."""
 
     def __init__(self, hand: _Hand, split: int) -> None:
@@ -362,7 +373,7 @@ class _Fields(dict):
 class HouseWay:
     """One casino's house way, loaded from its data file."""
 
-    def __init__(self, data: Mapping) -> None:
+    def __init__(self, data: Mapping[str, Any]) -> None:
         self.name: str = data["name"]
         # Names this sheet's data: anything printed from it (a cached PDF) is keyed by it.
         self.digest: str = hashlib.sha256(
@@ -384,7 +395,7 @@ class HouseWay:
             raise ValueError(f"{self.name}: rule id {sorted(dupes)[0]!r} is used twice.")
         self._by_id = {r.id: r for r in self.rules}
         # For each shape, the sections and rules that can apply, in the sheet's order.
-        self._dispatch: dict[str, tuple] = {
+        self._dispatch: dict[str, tuple[tuple[tuple[K.Pre, ...], tuple[Rule, ...]], ...]] = {
             shape: tuple((sec.pre, tuple(r for r in sec.rules if shape in r.shapes))
                          for sec in self.sections if shape in sec.shapes)
             for shape in K.SHAPES}
@@ -394,14 +405,14 @@ class HouseWay:
         for e in self.examples:
             if e.rule not in self._by_id:
                 raise ValueError(f"{self.name}: example rule {e.rule!r} is not on the sheet.")
-        self.coverage: tuple[dict, ...] = tuple(dict(c) for c in data.get("coverage", ()))
+        self.coverage: tuple[dict[str, Any], ...] = tuple(dict(c) for c in data.get("coverage", ()))
         # Decisions by rank multiset (prime product): hands with no S/F, and hands
         # whose only S/F are straights (these depend on the wheel setting).
         self._plain: dict[int, tuple[int, str, str]] = {}
         self._straights: dict[str, dict[int, tuple[int, str, str]]] = {w: {} for w in _WHEELS}
 
     @classmethod
-    def from_toml(cls, text: str) -> "HouseWay":
+    def from_toml(cls, text: str) -> HouseWay:
         """Build a house way from TOML text (a preset file or a test sheet)."""
         return cls(tomllib.loads(text))
 
@@ -451,7 +462,7 @@ class HouseWay:
             cache = self._straights[wheel] if sf else self._plain
             entry = cache.get(key)
             if entry is None:
-                entry = cache[key] = self.decide(cards, wheel, sf)
+                entry = cache[key] = self.decide(cards, wheel, bool(sf))
             split, rule, text = entry
         return HouseWaySetting(_BACK_GET[split](cards), _FRONT_GET[split](cards), rule, text)
 
@@ -473,7 +484,9 @@ class HouseWay:
                     if split is None:
                         continue
                 else:
-                    split = hand.choose(K.KINDS[rule.kind].front(hand.shape))
+                    front = K.KINDS[rule.kind].front
+                    assert front is not None  # a rule without a pool has a front (load checks)
+                    split = hand.choose(front(hand.shape))
                 if rule.post and not all(p(hand, split) for p in rule.post):
                     continue
                 return self._finish(hand, rule, split)
@@ -494,8 +507,9 @@ class HouseWay:
         return split, rule.id + ".fallback", text
 
 
-def _holds_all(checks: tuple, hand: _Hand) -> bool:
-    for check in checks:
+def _holds_all(checks: tuple[K.Pre, ...], hand: _Hand) -> bool:
+    # A plain loop, not all(...) over a generator: this runs for every rule of every hand.
+    for check in checks:  # noqa: SIM110
         if not check(hand):
             return False
     return True
@@ -516,17 +530,19 @@ def _fallback(hand: _Hand, failed: int) -> int:
     return best
 
 
-def _sorted_cards(seven) -> list[Card]:
+def _sorted_cards(seven: Iterable[int | str] | str) -> list[Card]:
     """Return seven distinct cards sorted low to high, or raise ValueError."""
     try:
-        vals = sorted(seven)
+        # The fast path, for card numbers; text or anything else falls through below.
+        vals: list[Any] = sorted(seven)
         if (len(vals) == 7 and 0 <= vals[0] < vals[1] < vals[2] < vals[3] < vals[4]
                 < vals[5] < vals[6] <= 52):
             return [DECK[v] for v in vals]
     except TypeError:
         pass
+    cards: list[Card]
     if isinstance(seven, str):
-        cards = parse_cards(seven, 7)
+        cards = list(parse_cards(seven, 7))
     else:
         cards = []
         for x in seven:
@@ -545,7 +561,7 @@ def _sorted_cards(seven) -> list[Card]:
 
 # --- presets -------------------------------------------------------------------------
 
-def _preset_dir():
+def _preset_dir() -> Traversable:
     return resources.files(__package__).joinpath(_PRESETS)
 
 

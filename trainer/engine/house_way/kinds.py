@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from ..cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS
 from ..hands import Category
@@ -189,7 +190,7 @@ HOLD_NAMES: dict[str, int] = {
 class PoolView:
     """What a pool filter may look at for one S/F setting."""
 
-    __slots__ = ("category", "ace_high", "back_cards", "ace_singleton_card")
+    __slots__ = ("ace_high", "ace_singleton_card", "back_cards", "category")
 
     def __init__(self, category: int, ace_high: bool, back_cards: Sequence[int],
                  ace_singleton_card: int | None) -> None:
@@ -312,7 +313,7 @@ def _group_of(rank: int, groups: Mapping[str, tuple[int, int]]) -> str:
     raise ValueError(f"Rank {RANK_CHARS[rank - 2]} is in no rank group of this sheet.")
 
 
-def compile_condition(spec: Mapping, groups: Mapping[str, tuple[int, int]],
+def compile_condition(spec: Mapping[str, Any], groups: Mapping[str, tuple[int, int]],
                       where: str) -> tuple[list[Pre], list[Post]]:
     """Compile a condition table into checks on the hand and on the rule's front."""
     unknown = set(spec) - CONDITION_KEYS
@@ -321,80 +322,96 @@ def compile_condition(spec: Mapping, groups: Mapping[str, tuple[int, int]],
     pre: list[Pre] = []
     post: list[Post] = []
     for key, value in spec.items():
-        if key == "shapes":
-            names = frozenset(value)
-            bad = names - set(SHAPES)
-            if bad:
-                raise ValueError(f"{where}: unknown shape {sorted(bad)[0]!r}.")
-            pre.append(lambda h, n=names: h.shape.name in n)
-        elif key == "sf":
-            pre.append(lambda h, v=bool(value): h.sf is v)
-        elif key == "pair":
-            ok = _in(parse_range(value))
-            pre.append(lambda h, ok=ok: len(h.shape.pairs) == 1 and ok(h.shape.pairs[0]))
-        elif key == "high_pair":
-            ok = _in(parse_range(value))
-            pre.append(lambda h, ok=ok: len(h.shape.pairs) >= 2 and ok(h.shape.pairs[0]))
-        elif key == "low_pair":
-            ok = _in(parse_range(value))
-            pre.append(lambda h, ok=ok: len(h.shape.pairs) >= 2 and ok(h.shape.pairs[-1]))
-        elif key == "pair_groups":
-            combos = set()
-            for text in value:
-                names = tuple(p.strip() for p in text.split("+"))
-                if len(names) != 2 or any(n not in groups for n in names):
-                    raise ValueError(f"{where}: {text!r} is not two of this sheet's "
-                                     f"rank groups ({', '.join(groups)}).")
-                combos.add(frozenset(names))
-            pre.append(lambda h, c=frozenset(combos), g=groups: len(h.shape.pairs) >= 2
-                       and frozenset((_group_of(h.shape.pairs[0], g),
-                                      _group_of(h.shape.pairs[-1], g))) in c)
-        elif key == "trips":
-            ok = _in(parse_range(value))
-            pre.append(lambda h, ok=ok: bool(h.shape.trips) and ok(h.shape.trips[0]))
-        elif key == "quads":
-            ok = _in(parse_range(value))
-            pre.append(lambda h, ok=ok: bool(h.shape.quads) and ok(h.shape.quads[0]))
-        elif key == "singletons":
-            want = tuple(sorted((parse_rank(r) for r in value), reverse=True))
-            pre.append(lambda h, w=want: h.shape.singletons == w)
-        elif key in ("ace", "king_or_ace", "ace_and_face"):
-            pre.append(lambda h, k=key, v=bool(value): getattr(h.shape, k) is v)
-        elif key == "holds":
-            cats = [value] if isinstance(value, str) else list(value)
-            if any(c not in HOLD_NAMES for c in cats):
-                raise ValueError(f"{where}: holds takes {', '.join(HOLD_NAMES)}.")
-            ids = tuple(HOLD_NAMES[c] for c in cats)
-            pre.append(lambda h, ids=ids: all(h.holds(c) for c in ids))
-        elif key == "pool_empty":
-            if value not in POOLS:
-                raise ValueError(f"{where}: unknown pool {value!r}.")
-            pre.append(lambda h, p=value: h.pool_best(p) is None)
-        elif key == "any":
-            branches = []
-            for i, sub in enumerate(value):
-                sub_pre, sub_post = compile_condition(sub, groups, f"{where} any[{i}]")
-                if sub_post:
-                    raise ValueError(f"{where}: 'any' cannot test the rule's front.")
-                branches.append(sub_pre)
-            pre.append(lambda h, b=tuple(branches): any(all(p(h) for p in br) for br in b))
-        elif key == "not":
-            sub_pre, sub_post = compile_condition(value, groups, f"{where} not")
-            if sub_post:
-                raise ValueError(f"{where}: 'not' cannot test the rule's front.")
-            pre.append(lambda h, s=tuple(sub_pre): not all(p(h) for p in s))
-        elif key == "beats_pool":
-            if value not in POOLS:
-                raise ValueError(f"{where}: unknown pool {value!r}.")
-
-            def beats(h: HandFacts, split: int, pool: str = value) -> bool:
-                other = h.pool_best(pool)
-                return other is None or h.front_strength(split) > h.front_strength(other)
-            post.append(beats)
-        elif key == "front_at_least":
-            floor = parse_threshold(value)
-            post.append(lambda h, split, f=floor: h.front_strength(split) >= f)
+        if key in POST_KEYS:
+            post.append(_compile_post(key, value, where))
+        else:
+            pre.append(_compile_pre(key, value, groups, where))
     return pre, post
+
+
+def _compile_pre(key: str, value: Any, groups: Mapping[str, tuple[int, int]],
+                 where: str) -> Pre:
+    """Compile one condition on the hand alone."""
+    if key == "shapes":
+        names = frozenset(value)
+        bad = names - set(SHAPES)
+        if bad:
+            raise ValueError(f"{where}: unknown shape {sorted(bad)[0]!r}.")
+        return lambda h: h.shape.name in names
+    if key == "sf":
+        sf = bool(value)
+        return lambda h: h.sf is sf
+    if key in ("pair", "high_pair", "low_pair", "trips", "quads"):
+        ok = _in(parse_range(value))
+        if key == "pair":
+            return lambda h: len(h.shape.pairs) == 1 and ok(h.shape.pairs[0])
+        if key == "high_pair":
+            return lambda h: len(h.shape.pairs) >= 2 and ok(h.shape.pairs[0])
+        if key == "low_pair":
+            return lambda h: len(h.shape.pairs) >= 2 and ok(h.shape.pairs[-1])
+        if key == "trips":
+            return lambda h: bool(h.shape.trips) and ok(h.shape.trips[0])
+        return lambda h: bool(h.shape.quads) and ok(h.shape.quads[0])
+    if key == "pair_groups":
+        combos = set()
+        for text in value:
+            pair = tuple(p.strip() for p in text.split("+"))
+            if len(pair) != 2 or any(n not in groups for n in pair):
+                raise ValueError(f"{where}: {text!r} is not two of this sheet's "
+                                 f"rank groups ({', '.join(groups)}).")
+            combos.add(frozenset(pair))
+        allowed = frozenset(combos)
+        return lambda h: (len(h.shape.pairs) >= 2
+                          and frozenset((_group_of(h.shape.pairs[0], groups),
+                                         _group_of(h.shape.pairs[-1], groups))) in allowed)
+    if key == "singletons":
+        want = tuple(sorted((parse_rank(r) for r in value), reverse=True))
+        return lambda h: h.shape.singletons == want
+    if key in ("ace", "king_or_ace", "ace_and_face"):
+        wanted = bool(value)
+        return lambda h: getattr(h.shape, key) is wanted
+    if key == "holds":
+        cats = [value] if isinstance(value, str) else list(value)
+        if any(c not in HOLD_NAMES for c in cats):
+            raise ValueError(f"{where}: holds takes {', '.join(HOLD_NAMES)}.")
+        ids = tuple(HOLD_NAMES[c] for c in cats)
+        return lambda h: all(h.holds(c) for c in ids)
+    if key == "pool_empty":
+        if value not in POOLS:
+            raise ValueError(f"{where}: unknown pool {value!r}.")
+        pool: str = value
+        return lambda h: h.pool_best(pool) is None
+    if key == "any":
+        branches = []
+        for i, sub in enumerate(value):
+            sub_pre, sub_post = compile_condition(sub, groups, f"{where} any[{i}]")
+            if sub_post:
+                raise ValueError(f"{where}: 'any' cannot test the rule's front.")
+            branches.append(tuple(sub_pre))
+        alternatives = tuple(branches)
+        return lambda h: any(all(p(h) for p in br) for br in alternatives)
+    if key == "not":
+        sub_pre, sub_post = compile_condition(value, groups, f"{where} not")
+        if sub_post:
+            raise ValueError(f"{where}: 'not' cannot test the rule's front.")
+        negated = tuple(sub_pre)
+        return lambda h: not all(p(h) for p in negated)
+    raise ValueError(f"{where}: unknown condition {key!r}.")
+
+
+def _compile_post(key: str, value: Any, where: str) -> Post:
+    """Compile one condition on the rule's own front (``split``)."""
+    if key == "beats_pool":
+        if value not in POOLS:
+            raise ValueError(f"{where}: unknown pool {value!r}.")
+        pool: str = value
+
+        def beats(h: HandFacts, split: int) -> bool:
+            other = h.pool_best(pool)
+            return other is None or h.front_strength(split) > h.front_strength(other)
+        return beats
+    floor = parse_threshold(value)
+    return lambda h, split: h.front_strength(split) >= floor
 
 
 # --- words for explanations -----------------------------------------------------

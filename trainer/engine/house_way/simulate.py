@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 import time
 from multiprocessing import get_context
+from typing import Any
 
 from ..cards import DECK
 from ..hands import is_queen_high_pai_gow, rank2, rank5_function
 from .interpreter import load
 
 
-def _play(args) -> dict:
+def _play(args: tuple[str, str, int, int, str]) -> dict[str, int]:
     player_way, banker_way, hands, seed, wheel = args
     player, banker = load(player_way), load(banker_way)
     rank5 = rank5_function(wheel)
@@ -50,7 +51,7 @@ def _play(args) -> dict:
 
 
 def simulate(player_way: str, banker_way: str, hands: int, seed: int,
-             wheel: str = "second_highest", workers: int = 2) -> dict:
+             wheel: str = "second_highest", workers: int = 2) -> dict[str, Any]:
     """Deal ``hands`` random deals; count player wins, pushes and losses.
 
     The counts are before any table rule: ``*_vs_queen_high`` repeat them for the
@@ -71,7 +72,7 @@ def simulate(player_way: str, banker_way: str, hands: int, seed: int,
     else:
         parts = [_play(jobs[0])]
     seconds = time.perf_counter() - start
-    counts = {k: sum(p[k] for p in parts) for k in parts[0]}
+    counts: dict[str, Any] = {k: sum(p[k] for p in parts) for k in parts[0]}
     counts["hands"] = hands
     counts["seconds"] = seconds
     return counts

@@ -23,10 +23,14 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
 from multiprocessing import get_context
+from typing import Any
 
 from ..cards import DECK, Card, format_cards
 from ..hands import Wheel, rank2, rank5
-from .interpreter import _BACK_GET, _FRONT_GET, HouseWayError, load
+from .interpreter import _BACK_GET, _FRONT_GET, HouseWay, HouseWayError, load
+
+# A unit of work: a rank multiset with its joker count, or one sampled hand of card numbers.
+Job = tuple[tuple[int, ...], int] | tuple[int, ...]
 
 TOTAL_HANDS = comb(53, 7)
 MAX_FAILURES = 10
@@ -35,22 +39,21 @@ MAX_FAILURES = 10
 def rank_multisets() -> Iterator[tuple[tuple[int, ...], int]]:
     """Yield (count of each rank 2..A, joker 0/1) for every seven-card rank multiset."""
     for joker in (0, 1):
-        need = 7 - joker
-        counts = [0] * 13
-
-        def fill(i: int, left: int):
-            if i == 12:
-                if left <= 4:
-                    counts[12] = left
-                    yield tuple(counts)
-                return
-            for n in range(min(4, left) + 1):
-                counts[i] = n
-                yield from fill(i + 1, left - n)
-            counts[i] = 0
-
-        for c in fill(0, need):
+        for c in _fill([0] * 13, 0, 7 - joker):
             yield c, joker
+
+
+def _fill(counts: list[int], i: int, left: int) -> Iterator[tuple[int, ...]]:
+    """Yield each way to spread ``left`` cards over ranks ``i``..A, at most four of a rank."""
+    if i == 12:
+        if left <= 4:
+            counts[12] = left
+            yield tuple(counts)
+        return
+    for n in range(min(4, left) + 1):
+        counts[i] = n
+        yield from _fill(counts, i + 1, left - n)
+    counts[i] = 0
 
 
 def _card(rank_index: int, suit: int) -> Card:
@@ -102,10 +105,10 @@ def classes_of(counts: Sequence[int], joker: int) -> list[tuple[tuple[Card, ...]
     return out
 
 
-def class_key(cards: Sequence[int]) -> tuple:
+def class_key(cards: Sequence[int]) -> tuple[tuple[int, ...], int, tuple[int, ...] | None]:
     """Return the class of a hand (rank counts, joker, ranks of the flush suit or None)."""
     counts = [0] * 13
-    suits = [[] for _ in range(4)]
+    suits: list[list[int]] = [[] for _ in range(4)]
     joker = 0
     for c in cards:
         if c == 52:
@@ -120,7 +123,7 @@ def class_key(cards: Sequence[int]) -> tuple:
     return tuple(counts), joker, flush
 
 
-def check_hand(way, cards: Sequence[Card], wheel: str) -> tuple[str, str | None]:
+def check_hand(way: HouseWay, cards: Sequence[Card], wheel: str) -> tuple[str, str | None]:
     """Set one hand and check it; return (rule id, failure or None)."""
     try:
         got = way.set(cards, wheel)
@@ -142,11 +145,12 @@ def check_hand(way, cards: Sequence[Card], wheel: str) -> tuple[str, str | None]
     return got.rule, None
 
 
-def _work(args) -> tuple[Counter, int, int, list[dict], int]:
+def _work(args: tuple[str, str, list[Job]]
+          ) -> tuple[Counter[str], int, int, list[dict[str, Any]], int]:
     name, wheel, jobs = args
     way = load(name)
-    by_rule: Counter = Counter()
-    failures: list[dict] = []
+    by_rule: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
     failed = hands = checked = 0
     for job in jobs:
         if isinstance(job[0], tuple):          # a rank multiset
@@ -168,12 +172,12 @@ def _work(args) -> tuple[Counter, int, int, list[dict], int]:
 
 
 def verify(name: str, sample: int | None = None, seed: int = 0,
-           wheel: str = Wheel.SECOND_HIGHEST, workers: int = 2) -> dict:
+           wheel: str = Wheel.SECOND_HIGHEST, workers: int = 2) -> dict[str, Any]:
     """Check every hand (or a random sample) of a house way; return a summary."""
     way = load(name)
     start = time.perf_counter()
     if sample is None:
-        jobs: list = list(rank_multisets())
+        jobs: list[Job] = list(rank_multisets())
         method = ("every hand, by classes: rank multiset (joker as a 14th symbol) x "
                   "flush-suit ranks, weighted by their number of hands")
     else:
@@ -187,9 +191,9 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
             parts = pool.map(_work, chunks)
     else:
         parts = [_work(c) for c in chunks]
-    by_rule: Counter = Counter()
+    by_rule: Counter[str] = Counter()
     hands = failed = checked = 0
-    failures: list[dict] = []
+    failures: list[dict[str, Any]] = []
     for part_rules, part_hands, part_failed, part_failures, part_checked in parts:
         by_rule.update(part_rules)
         hands += part_hands
@@ -198,7 +202,7 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
         failures.extend(part_failures)
     order = {rid: i for i, rid in enumerate(way.rule_ids)}
     counts = dict(sorted(by_rule.items(), key=lambda kv: (order.get(kv[0], 999), kv[0])))
-    summary = {
+    summary: dict[str, Any] = {
         "house_way": name,
         "wheel": str(wheel),
         "method": method,

@@ -28,6 +28,7 @@ from trainer.models import (
 )
 from trainer.services import audit
 from trainer.services import drills as drill_service
+from trainer.services.certification.criteria import Criterion
 from trainer.services.certification.sealing import (  # noqa: F401  (re-exported)
     ABANDON_SLACK,
     attempt_sealed,
@@ -37,7 +38,8 @@ from trainer.services.certification.sealing import (  # noqa: F401  (re-exported
     sealed_session_ids,
     without_sealed,
 )
-from trainer.services.reports.pages import Criterion, group_criteria, session_figures
+from trainer.services.group_settings import GroupSettings
+from trainer.services.reports.sql import session_figures
 
 
 class ExamError(ValueError):
@@ -50,7 +52,8 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
     trainee = db.session.get(User, trainee_id)
     if group is None or trainee is None or trainee.role != Role.TRAINEE or trainee.group is not group:
         raise ExamError("That trainee is not in this group.")
-    criterion = next((c for c in group_criteria(group.settings) if c.kind == kind), None)
+    criteria = GroupSettings.of(group).certification_criteria
+    criterion = next((c for c in criteria if c.kind == kind), None)
     if criterion is None:
         raise ExamError("This group has no certification criterion for that drill.")
     if open_exams(trainee_id, kind):

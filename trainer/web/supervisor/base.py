@@ -10,17 +10,17 @@ from flask import Blueprint, abort, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
-from trainer.engine.drills import DRILLS
 from trainer.engine.house_way import load, preset_names
 from trainer.engine.profiles import get_profile, profile_names
-from trainer.extensions import db
 from trainer.models import Attempt, Group, Role, User
-from trainer.services.reports.pages import Period, Readiness
+from trainer.services.certification.criteria import Readiness
+from trainer.services.reports.figures import Period
+from trainer.web import drill_kinds as drill_kinds_registry
+from trainer.web.access import get_owned_or_404
 from trainer.web.forms import GroupForm
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
-DRILL_ORDER = ("house-way", "settlement", "action", "hand-reading", "foul-check")
 PERIOD_NAMES = {"7d": _l("Last 7 days"), "30d": _l("Last 30 days"), "all": _l("All time")}
 READINESS_NAMES = {
     Readiness.CERTIFIED: _l("Ready to deal"),
@@ -44,7 +44,7 @@ def require_supervisor() -> None:
 
 def drill_kinds() -> list[str]:
     """Return the registered drill kinds in the order the drills page offers them."""
-    return [k for k in DRILL_ORDER if k in DRILLS] + sorted(set(DRILLS) - set(DRILL_ORDER))
+    return drill_kinds_registry.slugs()
 
 
 def house_way_choices() -> list[tuple[str, str]]:
@@ -59,29 +59,20 @@ def profile_choices() -> list[tuple[str, str]]:
 
 def get_group_or_404(group_id: int) -> Group:
     """Return a group the signed-in user may see (their own, or any for an admin), or 404."""
-    group = db.session.get(Group, group_id)
-    if group is None or (current_user.role != Role.ADMIN and group.supervisor_id != current_user.id):
-        abort(404)
-    return group
+    return get_owned_or_404(Group, group_id, lambda g: current_user.role == Role.ADMIN
+                            or g.supervisor_id == current_user.id)
 
 
 def get_trainee_or_404(user_id: int) -> User:
     """Return a trainee now in one of the signed-in supervisor's groups (any for an admin), or 404."""
-    user = db.session.get(User, user_id)
-    if user is None or user.role != Role.TRAINEE:
-        abort(404)
-    if current_user.role != Role.ADMIN and (
-        user.group is None or user.group.supervisor_id != current_user.id
-    ):
-        abort(404)
-    return user
+    return get_owned_or_404(User, user_id, lambda u: u.role == Role.TRAINEE and (
+        current_user.role == Role.ADMIN
+        or (u.group is not None and u.group.supervisor_id == current_user.id)))
 
 
 def get_attempt_or_404(attempt_id: int) -> Attempt:
     """Return an attempt of a trainee the signed-in user may see, or 404."""
-    attempt = db.session.get(Attempt, attempt_id)
-    if attempt is None:
-        abort(404)
+    attempt = get_owned_or_404(Attempt, attempt_id)
     get_trainee_or_404(attempt.user_id)
     return attempt
 
@@ -94,11 +85,12 @@ def request_period() -> Period:
 def group_form(group: Group | None = None) -> GroupForm:
     """Return the group form with the engine's house ways and profiles to choose from."""
     form = GroupForm(obj=group)
-    form.house_way.choices = house_way_choices()
-    form.profile.choices = profile_choices()
+    house_ways, profiles = house_way_choices(), profile_choices()
     if group is not None:
         # Keep a setting the engine no longer ships selectable, not silently changed.
-        for field, value in ((form.house_way, group.house_way), (form.profile, group.profile)):
-            if value not in {name for name, _label in field.choices}:
-                field.choices.append((value, value))
+        for choices, value in ((house_ways, group.house_way), (profiles, group.profile)):
+            if value not in {name for name, _label in choices}:
+                choices.append((value, value))
+    form.house_way.choices = house_ways
+    form.profile.choices = profiles
     return form

@@ -10,13 +10,14 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from trainer.engine.house_way import rule_family
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Membership, User, utcnow
 from trainer.models.types import parse_id
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.reports import pages as reports
-from trainer.services.reports.pages import Figures
+from trainer.services.reports.figures import Figures
 from trainer.web.csv_export import csv_response
 from trainer.web.filters import drill_title
 from trainer.web.supervisor.base import (
@@ -76,7 +77,7 @@ def export_attempts(group_id: int) -> Response:
             yield [r.name, r.login, drill_title(r.kind), str(MODE_NAMES.get(r.mode, r.mode)),
                    r.house_way, r.session_id, r.position, _utc(r.answered_at),
                    _result(r.correct, r.timed_out), r.rule_id or "",
-                   (r.rule_id or "").split(".", 1)[0], f"{r.elapsed_ms / 1000:.1f}", r.seed]
+                   rule_family(r.rule_id or ""), f"{r.elapsed_ms / 1000:.1f}", r.seed]
 
     return csv_response(rows(), f"attempts-group-{group.id}-{period.key}.csv")
 
@@ -96,7 +97,7 @@ def export_summary(group_id: int) -> Response:
                _("Right"), _("Accuracy (%)"), _("Median time (s)"), _("Last activity (UTC)"),
                _("Readiness")]
         for row in sorted(overview.rows, key=lambda r: r.name.lower()):
-            kinds = [k for k in drill_kinds() if k in row.kinds] or [None]
+            kinds: list[str | None] = [k for k in drill_kinds() if k in row.kinds] or [None]
             for kind in kinds:
                 f = row.kinds.get(kind, Figures()) if kind else Figures()
                 yield [row.name, row.login, str(PERIOD_NAMES[period.key]),

@@ -1,6 +1,7 @@
 """Supervisors' group pages: the list, a new group, a group's overview."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
@@ -13,8 +14,10 @@ from trainer.models import Group, Role, utcnow
 from trainer.services import audit
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
+from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
-from trainer.services.reports.pages import Figures
+from trainer.services.reports import sql as report_queries
+from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
@@ -41,13 +44,8 @@ def new_group() -> str | Response:
     """Create a group led by the signed-in supervisor."""
     form = group_form()
     if form.validate_on_submit():
-        group = Group(
-            name=form.name.data.strip(),
-            supervisor_id=current_user.id,
-            house_way=form.house_way.data,
-            profile=form.profile.data,
-            settings={},
-        )
+        group = Group(name=(form.name.data or "").strip(), supervisor_id=current_user.id)
+        GroupSettings(house_way=form.house_way.data, profile=form.profile.data).save_to(group)
         db.session.add(group)
         db.session.flush()
         audit.record(current_user.id, "group.create", "group", group.id,
@@ -79,7 +77,7 @@ def _sort_rows(rows: list[reports.TraineeRow], key: str, descending: bool) -> li
         "median": lambda r: figures(r).median_ms if figures(r).median_ms is not None else float("inf"),
     }
     if key == "last":
-        present = sorted((r for r in rows if r.last_activity), key=lambda r: r.last_activity,
+        present = sorted((r for r in rows if r.last_activity), key=attrgetter("last_activity"),
                          reverse=descending)
         return present + [r for r in rows if not r.last_activity]
     return sorted(rows, key=keyed.get(key, keyed["name"]), reverse=descending)
@@ -112,5 +110,5 @@ def show_group(group_id: int) -> str:
         "supervisor/group.html", group=group, overview=overview, rows=rows, kinds=kinds,
         sparklines=sparklines, sort=sort, descending=descending, period_names=PERIOD_NAMES,
         readiness_names=READINESS_NAMES,
-        unanswered=reports.unanswered_practice(member_ids, period.since(utcnow())),
+        unanswered=report_queries.unanswered_practice(member_ids, period.since(utcnow())),
     )

@@ -1,6 +1,7 @@
 """A group's settings page: casino settings, drill lengths and time limits, criteria, history."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
@@ -15,9 +16,14 @@ from wtforms.validators import NumberRange, Optional
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
 from trainer.models import AuditLog, Group
-from trainer.services.drills import MAX_LENGTH
-from trainer.services.reports import pages as reports
-from trainer.services.reports.pages import Criterion
+from trainer.services.certification.criteria import Criterion
+from trainer.services.group_settings import (
+    MAX_LENGTH,
+    MAX_TIME_LIMIT_S,
+    MIN_TIME_LIMIT_S,
+    DrillLimits,
+    GroupSettings,
+)
 from trainer.web.change_history import history_rows
 from trainer.web.forms import GroupForm
 from trainer.web.supervisor.base import bp, drill_kinds, get_group_or_404, group_form
@@ -33,7 +39,8 @@ def _settings_form(group: Group) -> Any:
         setattr(GroupSettingsForm, f"length-{kind}", IntegerField(
             _l("Questions per session"), validators=[Optional(), NumberRange(1, MAX_LENGTH)]))
         setattr(GroupSettingsForm, f"time-{kind}", IntegerField(
-            _l("Seconds per question (timed)"), validators=[Optional(), NumberRange(1, 600)]))
+            _l("Seconds per question (timed)"),
+            validators=[Optional(), NumberRange(MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S)]))
         setattr(GroupSettingsForm, f"certify-{kind}", BooleanField(_l("Required for certification")))
         setattr(GroupSettingsForm, f"accuracy-{kind}", DecimalField(
             _l("Minimum accuracy (%)"), places=1, validators=[Optional(), NumberRange(0, 100)]))
@@ -51,11 +58,11 @@ def _settings_form(group: Group) -> Any:
     form.house_way.choices = group_form(group).house_way.choices
     form.profile.choices = group_form(group).profile.choices
     if request.method == "GET":
-        drills = (group.settings or {}).get("drills") or {}
-        criteria = {c.kind: c for c in reports.group_criteria(group.settings)}
+        settings = GroupSettings.of(group)
+        criteria = {c.kind: c for c in settings.certification_criteria}
         for kind in drill_kinds():
-            form[f"length-{kind}"].data = (drills.get(kind) or {}).get("length")
-            form[f"time-{kind}"].data = (drills.get(kind) or {}).get("time_limit_s")
+            form[f"length-{kind}"].data = settings.limits(kind).length
+            form[f"time-{kind}"].data = settings.limits(kind).time_limit_s
             criterion = criteria.get(kind)
             form[f"certify-{kind}"].data = criterion is not None
             if criterion is not None:
@@ -67,17 +74,15 @@ def _settings_form(group: Group) -> Any:
     return form
 
 
-def _settings_from(form: Any, group: Group) -> dict[str, Any] | None:
+def _settings_from(form: Any, group: Group) -> GroupSettings | None:
     """Return the settings the form describes, or None after marking the fields in error."""
-    settings = dict(group.settings or {})
-    drills: dict[str, Any] = {}
-    criteria: list[dict[str, Any]] = []
+    drills: dict[str, DrillLimits] = {}
+    criteria: list[Criterion] = []
     ok = True
     for kind in drill_kinds():
-        entry = {key: form[f"{name}-{kind}"].data for key, name in
-                 (("length", "length"), ("time_limit_s", "time")) if form[f"{name}-{kind}"].data}
-        if entry:
-            drills[kind] = entry
+        limits = DrillLimits(form[f"length-{kind}"].data or None, form[f"time-{kind}"].data or None)
+        if limits.as_dict():
+            drills[kind] = limits
         if form[f"certify-{kind}"].data:
             accuracy, window = form[f"accuracy-{kind}"].data, form[f"window-{kind}"].data
             for field, value in ((form[f"accuracy-{kind}"], accuracy), (form[f"window-{kind}"], window)):
@@ -91,17 +96,18 @@ def _settings_from(form: Any, group: Group) -> dict[str, Any] | None:
                 kind, float(accuracy), int(window), None if median is None else float(median),
                 form[f"examlength-{kind}"].data or 50,
                 form[f"examtime-{kind}"].data or get_drill(kind).default_time_limit_s,
-            ).as_dict())
+            ))
     if not ok:
         return None
-    settings["drills"] = drills
-    settings["certification"] = {**(settings.get("certification") or {}), "criteria": criteria}
-    return settings
+    return dataclasses.replace(
+        GroupSettings.of(group), house_way=form.house_way.data, profile=form.profile.data,
+        drills=drills, criteria=tuple(criteria),
+    )
 
 
 def _snapshot(group: Group) -> dict[str, Any]:
     return {"name": group.name, "house_way": group.house_way, "profile": group.profile,
-            "settings": group.settings or {}}
+            "settings": GroupSettings.of(group).to_dict()}
 
 
 def _record_change(group: Group, old: dict[str, Any], new: dict[str, Any]) -> bool:
@@ -125,11 +131,11 @@ def edit_group(group_id: int) -> str | Response:
         settings = _settings_from(form, group)
         if settings is not None:
             old = _snapshot(group)
-            new = {"name": form.name.data.strip(), "house_way": form.house_way.data,
-                   "profile": form.profile.data, "settings": settings}
+            new = {"name": form.name.data.strip(), "house_way": settings.house_way,
+                   "profile": settings.profile, "settings": settings.to_dict()}
             if _record_change(group, old, new):
-                group.name, group.house_way, group.profile = new["name"], new["house_way"], new["profile"]
-                group.settings = settings
+                group.name = new["name"]
+                settings.save_to(group)
                 db.session.commit()
                 flash(_("Group %(name)s saved. New sessions use these settings.", name=group.name),
                       "success")

@@ -15,11 +15,13 @@ from trainer.services import audit, stored_answers
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.drills import regrade
+from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
-from trainer.services.reports.pages import Figures
+from trainer.services.reports import sql as report_queries
+from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.filters import drill_title, percent
-from trainer.web.forms import NewTraineeForm, ResetPasswordForm
+from trainer.web.forms import NewTraineeForm, ResetPasswordForm, add_error
 from trainer.web.main import recent_attempts, supervised_groups
 from trainer.web.supervisor.base import (
     MODE_NAMES,
@@ -44,13 +46,13 @@ def new_trainee() -> str | Response:
     form = NewTraineeForm()
     form.group_id.choices = [(group.id, group.name) for group in groups]
     if form.validate_on_submit():
-        login = normalize_login(form.login.data)
+        login = normalize_login(form.login.data or "")
         if _login_taken(login):
-            form.login.errors.append(_("That login is taken."))
+            add_error(form.login, _("That login is taken."))
         else:
             group = get_group_or_404(form.group_id.data)
-            trainee = User(name=form.name.data.strip(), login=login, role=Role.TRAINEE)
-            trainee.set_password(form.password.data)
+            trainee = User(name=(form.name.data or "").strip(), login=login, role=Role.TRAINEE)
+            trainee.set_password(form.password.data or "")
             trainee.membership = Membership(group_id=group.id)
             db.session.add(trainee)
             db.session.flush()
@@ -71,7 +73,7 @@ def _login_taken(login: str) -> bool:
 def _exam_kind_choices(group: Group | None) -> list[tuple[str, str]]:
     if group is None:
         return []
-    return [(c.kind, drill_title(c.kind)) for c in reports.group_criteria(group.settings)]
+    return [(c.kind, drill_title(c.kind)) for c in GroupSettings.of(group).certification_criteria]
 
 
 def _timeline_charts(report: reports.TraineeReport) -> tuple[Any, Any]:
@@ -121,7 +123,7 @@ def show_trainee(user_id: int) -> str:
         period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, mode_names=MODE_NAMES,
         exam_kinds=_exam_kind_choices(trainee.group),
         recent=recent_attempts(trainee.id, include_sealed=True),
-        unanswered=reports.unanswered_practice([trainee.id], period.since(utcnow())).get(
+        unanswered=report_queries.unanswered_practice([trainee.id], period.since(utcnow())).get(
             trainee.id, 0),
     )
 
@@ -185,7 +187,7 @@ def reset_password(user_id: int) -> str | Response:
     form = ResetPasswordForm()
     form.account_login = trainee.login
     if form.validate_on_submit():
-        trainee.set_password(form.password.data)
+        trainee.set_password(form.password.data or "")
         audit.record(current_user.id, "account.password-reset", "user", trainee.id)
         db.session.commit()
         flash(_("New password set for %(name)s.", name=trainee.name), "success")

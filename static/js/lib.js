@@ -1,0 +1,97 @@
+// The shared script of every page (loaded by base.html before any page script):
+// JSON fetches with the CSRF header, text templates, money in cents, the two-card
+// front picker, and the drill kinds' map. Plain script, no build step: everything
+// hangs off window.PaiGow.
+(function () {
+  "use strict";
+
+  var PaiGow = window.PaiGow = window.PaiGow || {};
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var token = meta ? meta.getAttribute("content") : null;
+  var SAFE = /^(GET|HEAD|OPTIONS|TRACE)$/i;
+
+  // Send the CSRF token with every state-changing fetch to this site, so
+  // Flask-WTF accepts JavaScript POSTs just like form POSTs.
+  if (token && window.fetch) {
+    var originalFetch = window.fetch.bind(window);
+    window.fetch = function (input, init) {
+      init = init || {};
+      var method = init.method || (input instanceof Request ? input.method : "GET");
+      var url = new URL(input instanceof Request ? input.url : input, window.location.href);
+      if (!SAFE.test(method) && url.origin === window.location.origin) {
+        var headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
+        headers.set("X-CSRFToken", token);
+        init.headers = headers;
+      }
+      return originalFetch(input, init);
+    };
+  }
+
+  // Ask the server for JSON (a POST sends `body` as JSON); resolve to
+  // { ok, status, data }, data {} when the reply is not JSON.
+  PaiGow.request = function (url, method, body) {
+    var init = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
+    if (method === "POST") {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body || {});
+    }
+    return fetch(url, init).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { ok: response.ok, status: response.status, data: data };
+      });
+    });
+  };
+
+  PaiGow.post = function (url, body) {
+    return PaiGow.request(url, "POST", body);
+  };
+
+  // Fill a translated template's %(name)s places.
+  PaiGow.format = function (template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
+  };
+
+  // Cents as dollars: "$1,234.50", "-$2.00".
+  PaiGow.dollars = function (cents) {
+    var abs = Math.abs(cents);
+    var whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var part = abs % 100;
+    return (cents < 0 ? "-$" : "$") + whole + "." + (part < 10 ? "0" : "") + part;
+  };
+
+  // Typed dollars ("12", "$12.5", "1,200.00") as cents, or null when it is not an amount.
+  PaiGow.parseCents = function (text) {
+    var value = text.trim().replace(/^\$/, "").replace(/,/g, "");
+    var match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
+    if (!match) {
+      return null;
+    }
+    var cents = match[2] ? Number((match[2] + "0").slice(0, 2)) : 0;
+    return Number(match[1]) * 100 + cents;
+  };
+
+  // Move a card between a hand of seven and the two-card front, shared by the drill
+  // page and the player's game: a picked card goes to the front (at most two), a
+  // front card goes back to its own place among the seven.
+  PaiGow.toggleFront = function (pick, front, hand, picks) {
+    var button = pick.querySelector(".card");
+    if (pick.parentNode === front) {
+      var index = Number(pick.dataset.index);
+      var after = picks.filter(function (p) {
+        return p.parentNode === hand && Number(p.dataset.index) > index;
+      })[0];
+      hand.insertBefore(pick, after || null);
+      button.setAttribute("aria-pressed", "false");
+      button.classList.remove("selected");
+    } else if (front.children.length < 2) {
+      front.appendChild(pick);
+      button.setAttribute("aria-pressed", "true");
+      button.classList.add("selected");
+    }
+    button.focus({ preventScroll: true });
+  };
+
+  // The drill kinds' question wiring by slug: static/js/kinds/<slug>.js adds its own,
+  // a function (box, controls) returning { key: function (event) -> handled }.
+  PaiGow.kinds = PaiGow.kinds || {};
+})();
