@@ -66,7 +66,7 @@ def backup_sqlite(source: Path, target: Path) -> int:
                 mode = dst.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
                 if mode != "delete":
                     raise BackupError(f"The copy stayed in {mode} journal mode.")
-                pages = dst.execute("PRAGMA page_count").fetchone()[0]
+                pages: int = dst.execute("PRAGMA page_count").fetchone()[0]
             finally:
                 dst.close()
         finally:

@@ -345,13 +345,19 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
             # Another tab issued this position first: show that one.
             db.session.rollback()
             last = _last_issued(session.id)
+            if last is None:
+                raise SessionNotFound("This drill session has no questions.") from None
     return _view(session, last)
 
 
 def _view(session: DrillSession, issued: IssuedQuestion) -> IssuedView:
+    issued_at = issued.issued_at
+    if issued_at is None:
+        # issue_question starts a question's clock before it is shown.
+        raise RuntimeError(f"Question {issued.id} is shown before its clock started.")
     remaining = None
     if session.time_limit_ms is not None:
-        remaining = max(0, session.time_limit_ms - _elapsed_ms(issued.issued_at, utcnow()))
+        remaining = max(0, session.time_limit_ms - _elapsed_ms(issued_at, utcnow()))
     shown = {k: v for k, v in issued.question.items() if k != "seed"}
     hint = None
     if session.mode == "practice" and issued.rule_id:
@@ -364,7 +370,7 @@ def _view(session: DrillSession, issued: IssuedQuestion) -> IssuedView:
         mode=session.mode,
         question=shown,
         context=issued.context,
-        issued_at=issued.issued_at,
+        issued_at=issued_at,
         time_limit_ms=session.time_limit_ms,
         remaining_ms=remaining,
         hint=hint,
@@ -422,8 +428,11 @@ class AnswerResult:
         return data
 
 
-def answer_question(user_id: int, session_id: int, position: int, answer: Any) -> AnswerResult:
+def answer_question(user_id: int, session_id: int, position: object, answer: Any) -> AnswerResult:
     """Grade and record one answer, once; refuse another's, a repeat or a malformed one.
+
+    ``position`` is checked here (a whole number of a question issued in the session),
+    so the web layer passes on whatever the browser sent.
 
     ``answer`` None means the browser's clock ran out with no answer: in a timed
     session or exam it is recorded as timed out. An answer that reaches the server

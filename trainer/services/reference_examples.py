@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from trainer.engine.cards import Card, card_list, parse_cards
 from trainer.engine.drills.dealing import SHAPES, deal_shape
@@ -77,7 +77,7 @@ def _deal_five_aces(rng: random.Random) -> tuple[Card, ...]:
     """Deal the four aces and the joker with two more cards (a pair of kings now and then)."""
     if rng.random() < 0.3:
         return tuple(Card(c) for c in (48, 49, 50, 51, 52, 44, 45))
-    return tuple(Card(c) for c in [48, 49, 50, 51, 52] + rng.sample(range(48), 2))
+    return tuple(Card(c) for c in [48, 49, 50, 51, 52, *rng.sample(range(48), 2)])
 
 
 def _search(way: HouseWay, wanted: set[str], seed: str, deals: int
@@ -102,7 +102,7 @@ def _search(way: HouseWay, wanted: set[str], seed: str, deals: int
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def rule_examples(preset: str, deals: int = SEARCH_DEALS) -> dict[str, RuleExample]:
     """Return one verified example hand per rule of a preset (rules with none are absent)."""
     way = load(preset)

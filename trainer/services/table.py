@@ -13,9 +13,10 @@ go below zero.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from trainer.engine.cards import card_list, parse_cards
@@ -34,6 +35,8 @@ from trainer.models import GameHand, Group, PlayerGame, User, utcnow
 from trainer.services.group_settings import GroupSettings
 
 HISTORY_ROWS = 20
+
+_T = TypeVar("_T")
 
 
 class PlayError(Exception):
@@ -169,7 +172,8 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
     except ValueError as error:
         raise PlayError(str(error)) from error
     s, h = result.settlement, result.house_settlement
-    done = db.session.execute(
+    # An UPDATE gives a CursorResult, the Result that has a rowcount.
+    done = cast("CursorResult[Any]", db.session.execute(
         update(GameHand)
         .where(GameHand.id == hand.id, GameHand.state == "dealt")
         .values(
@@ -185,7 +189,7 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
             house_net_cents=h.net_cents, settled_at=utcnow(),
         )
         .execution_options(synchronize_session=False)
-    )
+    ))
     if done.rowcount != 1:
         db.session.rollback()
         raise HandSettled()
@@ -223,16 +227,24 @@ def restart(user_id: int) -> bool:
 def history_row(hand: GameHand) -> dict[str, Any]:
     """Describe a settled hand for the history: both settings, both results, the cost."""
     wheel = get_profile(hand.profile).wheel
-    player = setting_dict(parse_cards(hand.player_back, 5), parse_cards(hand.player_front, 2),
-                          wheel)
-    house = setting_dict(parse_cards(hand.house_back, 5), parse_cards(hand.house_front, 2),
-                         wheel)
-    banker = setting_dict(parse_cards(hand.banker_back, 5), parse_cards(hand.banker_front, 2),
-                          wheel)
-    followed = same_value(parse_cards(hand.player_back), parse_cards(hand.player_front),
-                          parse_cards(hand.house_back), parse_cards(hand.house_front), wheel)
+    player_back, player_front = _settled(hand, hand.player_back), _settled(hand, hand.player_front)
+    house_back, house_front = _settled(hand, hand.house_back), _settled(hand, hand.house_front)
+    banker_back, banker_front = _settled(hand, hand.banker_back), _settled(hand, hand.banker_front)
+    player = setting_dict(parse_cards(player_back, 5), parse_cards(player_front, 2), wheel)
+    house = setting_dict(parse_cards(house_back, 5), parse_cards(house_front, 2), wheel)
+    banker = setting_dict(parse_cards(banker_back, 5), parse_cards(banker_front, 2), wheel)
+    followed = same_value(parse_cards(player_back), parse_cards(player_front),
+                          parse_cards(house_back), parse_cards(house_front), wheel)
+    cost_cents = _settled(hand, hand.house_net_cents) - _settled(hand, hand.net_cents)
     return {"hand": hand, "player": player, "house": house, "banker": banker,
-            "followed": followed, "cost_cents": hand.house_net_cents - hand.net_cents}
+            "followed": followed, "cost_cents": cost_cents}
+
+
+def _settled(hand: GameHand, value: _T | None) -> _T:
+    """Return a field that settling filled in; a hand still dealt has none to show."""
+    if value is None:
+        raise ValueError(f"Hand {hand.id} is not settled.")
+    return value
 
 
 def history(game: PlayerGame | None) -> list[dict[str, Any]]:

@@ -89,9 +89,10 @@ def _lock(address: str) -> None:
 
 
 def _count(*conditions: object) -> int:
-    return db.session.execute(
+    count: int = db.session.execute(
         db.select(db.func.count(LoginFailure.id)).where(*conditions)
     ).scalar_one()
+    return count
 
 
 def _blocked_until(limit: int, since: datetime, window: timedelta, *conditions: object) -> datetime | None:
@@ -148,7 +149,7 @@ def slowdown(failures: int, limits: Limits = Limits()) -> float:
     free = limits.slowdown_after
     if failures < free:
         return 0.0
-    return min(0.25 * 2 ** (failures - free), float(limits.slowdown_max_seconds))
+    return min(0.25 * 2.0 ** (failures - free), float(limits.slowdown_max_seconds))
 
 
 def wait(reservation: Reservation) -> None:

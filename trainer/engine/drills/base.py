@@ -146,6 +146,13 @@ class Drill:
         """Return a well-formed answer, graded only to learn the key when no usable answer came."""
         raise NotImplementedError
 
+    def at_step(self, question: dict[str, Any], step: int, context: DrillContext) -> dict[str, Any]:
+        """Return the question of one step (an index into ``steps``) of a unit's question.
+
+        Only a drill with ``steps`` has them; a drill of single questions has none.
+        """
+        raise NotImplementedError
+
     def focus_family(self, rule_id: str) -> str:
         """Return the generation family that produces questions on ``rule_id``."""
         return rule_family(rule_id)

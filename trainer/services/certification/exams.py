@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, cast
 
 from sqlalchemy import select, update
+from sqlalchemy.engine import CursorResult
 
 from trainer.extensions import db
 from trainer.models import (
@@ -29,7 +32,7 @@ from trainer.models import (
 from trainer.services import audit
 from trainer.services import drills as drill_service
 from trainer.services.certification.criteria import Criterion
-from trainer.services.certification.sealing import (  # noqa: F401  (re-exported)
+from trainer.services.certification.sealing import (
     ABANDON_SLACK,
     attempt_sealed,
     exam_deadline,
@@ -40,6 +43,23 @@ from trainer.services.certification.sealing import (  # noqa: F401  (re-exported
 )
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports.sql import session_figures
+
+# The exam service, with the sealing checks of ``sealing`` re-exported (see above).
+__all__ = [
+    "ABANDON_SLACK",
+    "ExamError",
+    "attempt_sealed",
+    "exam_deadline",
+    "exam_in_progress",
+    "exam_time_over",
+    "get_exam",
+    "open_exams",
+    "record_results",
+    "schedule_exam",
+    "sealed_session_ids",
+    "start_exam",
+    "without_sealed",
+]
 
 
 class ExamError(ValueError):
@@ -108,11 +128,12 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
     double submit cannot start two sessions: one attempt per scheduling.
     """
     exam = get_exam(exam_id, trainee_id)
-    claimed = db.session.execute(
+    # An UPDATE gives a CursorResult, the Result that has a rowcount.
+    claimed = cast("CursorResult[Any]", db.session.execute(
         update(CertificationExam)
         .where(CertificationExam.id == exam.id, CertificationExam.status == ExamStatus.SCHEDULED)
         .values(status=ExamStatus.STARTED, started_at=utcnow())
-    ).rowcount
+    )).rowcount
     db.session.commit()
     if claimed != 1:
         raise ExamError("This exam has already been started; it can be taken once.")
@@ -157,15 +178,15 @@ def record_results(trainee_ids: Sequence[int]) -> int:
     return judged
 
 
-def _judge(exam: CertificationExam, finished_at: object) -> None:
+def _judge(exam: CertificationExam, finished_at: datetime) -> None:
     """Store the exam's figures and verdict; an exam not answered to the end fails."""
     criterion = Criterion.from_dict(exam.criteria)
     figures = session_figures(exam.session_id, criterion) if exam.session_id else None
     answered = db.session.execute(
         select(db.func.count()).select_from(Attempt).where(Attempt.session_id == exam.session_id)
-    ).scalar() if exam.session_id else 0
+    ).scalar_one() if exam.session_id else 0
     exam.status = ExamStatus.FINISHED
-    exam.finished_at = finished_at  # type: ignore[assignment]
+    exam.finished_at = finished_at
     if figures is not None:
         exam.counted = figures.answered
         exam.right = figures.right

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, time, timezone
+from datetime import UTC, datetime, time
 from functools import cached_property
 from typing import Any
 
@@ -68,7 +68,7 @@ RECENT_SESSIONS = 30
 # under the 999 bound parameters of older SQLite builds.
 PAIRS_PER_STATEMENT = 100
 # Before every answer: a cutoff that keeps them all.
-EARLIEST = datetime(1, 1, 1, tzinfo=timezone.utc)
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 
 
 class _day_number(FunctionElement[int]):
@@ -82,16 +82,16 @@ class _day_number(FunctionElement[int]):
 def _day_number_sqlite(element: Any, compiler: Any, **kw: Any) -> str:
     # SQLite stores the naive UTC text; julianday() reads it; values are positive,
     # so the cast's truncation is a floor.
-    return "CAST(julianday(%s) - 2440587.5 AS INTEGER)" % compiler.process(element.clauses, **kw)
+    clauses = compiler.process(element.clauses, **kw)
+    return f"CAST(julianday({clauses}) - 2440587.5 AS INTEGER)"
 
 
 @compiles(_day_number, "postgresql")
 def _day_number_postgresql(element: Any, compiler: Any, **kw: Any) -> str:
     # Date arithmetic: the same day as floor(extract(epoch ...) / 86400), without
     # the numeric division per row that took half the trend query's time.
-    return "(CAST((%s AT TIME ZONE 'UTC') AS DATE) - DATE '1970-01-01')" % compiler.process(
-        element.clauses, **kw
-    )
+    clauses = compiler.process(element.clauses, **kw)
+    return f"(CAST(({clauses} AT TIME ZONE 'UTC') AS DATE) - DATE '1970-01-01')"
 
 
 def _right() -> ColumnElement[int]:
@@ -315,7 +315,7 @@ def unanswered_practice(user_ids: Sequence[int], since: datetime | None) -> dict
     )
     if since is not None:
         query = query.where(IssuedQuestion.issued_at >= since)
-    return {user_id: count for user_id, count in db.session.execute(query).all()}
+    return dict(db.session.execute(query).all())
 
 
 def trends(
@@ -374,10 +374,10 @@ def accuracy_trends(
     bounds: list[Any] = [bindparam("top", counts.top, type_=Attempt.id.type)]
     cells = []
     for index in range(buckets.count):
-        lo = datetime.combine(buckets.start(index), time.min, timezone.utc)
+        lo = datetime.combine(buckets.start(index), time.min, UTC)
         if index == 0 and since is not None:
             lo = max(lo, since)
-        hi = datetime.combine(buckets.start(index + 1), time.min, timezone.utc)
+        hi = datetime.combine(buckets.start(index + 1), time.min, UTC)
         bounds += [bindparam(f"lo{index}", lo, type_=Attempt.answered_at.type),
                    bindparam(f"hi{index}", hi, type_=Attempt.answered_at.type)]
         cells.append(f"({index}, :lo{index}, :hi{index})")
@@ -453,7 +453,7 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
         func.coalesce(cutoff, bindparam("earliest", EARLIEST, type_=Attempt.answered_at.type))
         .label("cutoff"),
     ).where(User.id.in_(user_ids)).cte("cutoffs").prefix_with("MATERIALIZED")
-    latest = (
+    query = (
         select(
             Attempt.user_id, *columns,
             func.row_number().over(
@@ -471,8 +471,8 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
     if db.session.get_bind().dialect.name == "postgresql":
         # The user ids again, beside the join: PostgreSQL's planner then walks the
         # (user_id, kind, answered_at) index instead of scanning every attempt.
-        latest = latest.where(Attempt.user_id.in_(user_ids))
-    latest = latest.subquery()
+        query = query.where(Attempt.user_id.in_(user_ids))
+    latest = query.subquery()
     # Answers sharing the cutoff's instant could overshoot the window: rank and trim.
     return select(latest).where(latest.c.recent <= window).subquery()
 
