@@ -14,7 +14,6 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import CertificationExam, ExamStatus, Role
-from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.certification.criteria import Criterion
 from trainer.web.access import get_owned_or_404, role_required
@@ -55,8 +54,7 @@ def exam_helpers() -> dict[str, Any]:
 def show_exam(exam_id: int) -> str:
     """Show an exam: what it asks before it starts, the result once it is over."""
     exam = get_own_exam_or_404(exam_id)
-    drill_service.settle_overdue(user_ids=[current_user.id])
-    certification.record_results([current_user.id])
+    certification.bring_up_to_date([current_user.id])
     return render_template(
         "exams/show.html", exam=exam, criterion=Criterion.from_dict(exam.criteria)
     )

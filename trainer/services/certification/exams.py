@@ -49,6 +49,7 @@ __all__ = [
     "ABANDON_SLACK",
     "ExamError",
     "attempt_sealed",
+    "bring_up_to_date",
     "exam_deadline",
     "exam_in_progress",
     "exam_time_over",
@@ -149,6 +150,16 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
     exam.session_id = session_id
     db.session.commit()
     return session_id
+
+
+def bring_up_to_date(user_ids: Sequence[int]) -> None:
+    """Record what is due before a page reads these users' records.
+
+    Timed questions shown and left past their limit become timed-out attempts first,
+    so an exam abandoned on its last question is then judged with it counted.
+    """
+    drill_service.settle_overdue(user_ids=list(user_ids))
+    record_results(user_ids)
 
 
 def record_results(trainee_ids: Sequence[int]) -> int:

@@ -14,7 +14,6 @@ from trainer.engine.house_way import rule_family
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Membership, User, utcnow
 from trainer.models.types import parse_id
-from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.reports import pages as reports
 from trainer.services.reports.figures import Figures
@@ -46,7 +45,7 @@ def export_attempts(group_id: int) -> Response:
     """Download the attempts of the group's trainees as CSV, filtered by trainee, drill and period."""
     group = get_group_or_404(group_id)
     period = request_period()
-    drill_service.settle_overdue(user_ids=[m.user_id for m in group.memberships])
+    certification.bring_up_to_date([m.user_id for m in group.memberships])
     members = select(Membership.user_id).where(Membership.group_id == group.id)
     query = (
         select(User.name, User.login, Attempt.kind, DrillSession.mode, DrillSession.house_way,
@@ -88,8 +87,7 @@ def export_summary(group_id: int) -> Response:
     group = get_group_or_404(group_id)
     period = request_period()
     member_ids = [m.user_id for m in group.memberships]
-    drill_service.settle_overdue(user_ids=member_ids)
-    certification.record_results(member_ids)
+    certification.bring_up_to_date(member_ids)
     overview = reports.group_overview(group.id, period)
 
     def rows() -> Iterator[list[Any]]:

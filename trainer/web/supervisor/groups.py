@@ -12,7 +12,6 @@ from werkzeug.wrappers import Response
 from trainer.extensions import db
 from trainer.models import Group, Role, utcnow
 from trainer.services import audit
-from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
@@ -98,8 +97,7 @@ def show_group(group_id: int) -> str:
     group = get_group_or_404(group_id)
     period = request_period()
     member_ids = [m.user_id for m in group.memberships]
-    drill_service.settle_overdue(user_ids=member_ids)
-    certification.record_results(member_ids)
+    certification.bring_up_to_date(member_ids)
     overview = reports.group_overview(group.id, period)
     sort = request.args.get("sort", "name")
     descending = request.args.get("dir") == "desc"

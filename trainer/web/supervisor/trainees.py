@@ -12,7 +12,6 @@ from trainer.engine.drills import DrillContext, new_question
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login, utcnow
 from trainer.services import audit, stored_answers
-from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.drills import regrade
 from trainer.services.group_settings import GroupSettings
@@ -110,8 +109,7 @@ def _accuracy_bars(kinds: dict[str, Figures]) -> Any:
 def show_trainee(user_id: int) -> str:
     """Show a trainee's figures over time, rules weakest first, mistakes, sessions and exams."""
     trainee = get_trainee_or_404(user_id)
-    drill_service.settle_overdue(user_ids=[trainee.id])
-    certification.record_results([trainee.id])
+    certification.bring_up_to_date([trainee.id])
     period = request_period()
     report = reports.trainee_report(trainee.id, period)
     verdict = reports.trainee_verdict(trainee.id, trainee.group)
@@ -132,8 +130,7 @@ def show_trainee(user_id: int) -> str:
 def trainee_report(user_id: int) -> str:
     """Show a one-page printable report of a trainee: accuracy per drill, readiness, certificates."""
     trainee = get_trainee_or_404(user_id)
-    drill_service.settle_overdue(user_ids=[trainee.id])
-    certification.record_results([trainee.id])
+    certification.bring_up_to_date([trainee.id])
     period = request_period()
     report = reports.trainee_report(trainee.id, period)
     verdict = reports.trainee_verdict(trainee.id, trainee.group)
