@@ -23,10 +23,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     t0 = time.perf_counter()
-    from trainer.engine.hands import rank5_function
+    from trainer.engine.hands import rank5_function, warm_rank_tables
     from trainer.engine.setting import is_foul, splits
     from trainer.engine.settlement import settle
-    print(f"engine import (tables built): {time.perf_counter() - t0:.3f} s, "
+    warm_rank_tables()
+    print(f"engine import and rank tables loaded: {time.perf_counter() - t0:.3f} s, "
           f"RSS {peak_rss_mb():.1f} MB")
 
     rng = random.Random(args.seed)

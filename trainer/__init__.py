@@ -7,7 +7,6 @@ load no Flask.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_blueprints(app)
     configure_errors(app)
     configure_security(app)
+    configure_static_files(app)
     configure_template_filters(app)
     warm_engine()
     return app
@@ -83,6 +83,8 @@ def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
 
 def _instance_secret_key(instance_path: Path) -> str:
     """Return the key kept in instance/, generating it on first run."""
+    import secrets  # here, not at the top: the engine commands import this package
+
     key_file = instance_path / SECRET_KEY_FILE
     if not key_file.exists():
         # O_EXCL: two workers starting together must not write different keys.
@@ -171,6 +173,13 @@ def configure_security(app: Flask) -> None:
     security.register(app)
 
 
+def configure_static_files(app: Flask) -> None:
+    """Version the static URLs and hash and gzip every static file now, not in a request."""
+    from trainer.web import static_files
+
+    static_files.register(app)
+
+
 def configure_template_filters(app: Flask) -> None:
     """Register the app-wide template filters and globals."""
     from trainer.web import filters
@@ -184,7 +193,9 @@ def warm_engine() -> None:
     Under ``gunicorn --preload`` this runs once in the master and the workers
     share the loaded tables.
     """
+    from trainer.engine.hands import warm_rank_tables
     from trainer.engine.house_way import load, preset_names
 
+    warm_rank_tables()
     for name in preset_names():
         load(name)

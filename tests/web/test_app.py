@@ -91,3 +91,12 @@ def test_english_catalog_ships_with_the_app() -> None:
     root = Path(__file__).resolve().parents[2]
     assert (root / "babel.cfg").is_file()
     assert (root / "translations" / "en" / "LC_MESSAGES" / "messages.po").is_file()
+
+
+def test_the_app_makes_the_rank_tables_at_start_so_no_request_builds_them(
+        instance: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trainer.engine import hands
+
+    monkeypatch.setattr(hands, "_TABLES", {})
+    create_app()
+    assert sorted(hands._TABLES) == sorted(w.value for w in hands.Wheel)

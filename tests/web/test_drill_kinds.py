@@ -144,7 +144,7 @@ def test_the_drill_page_loads_the_shared_script_and_its_kinds_script_only(
         response = post_form(client, f"/drills/{slug}/start", {"mode": "practice"})
         assert response.status_code == 302
         page = client.get(response.headers["Location"]).get_data(as_text=True)
-        scripts = re.findall(r'<script src="/static/([^"]+)"', page)
+        scripts = re.findall(r'<script src="/static/([^"?]+)\?v=[0-9a-f]{12}"', page)
         # lib.js first; the kind's script before drills.js, which looks the kind up.
         assert scripts == ["js/lib.js", "js/app.js", f"js/kinds/{slug}.js", "js/drills.js"], scripts
 

@@ -352,7 +352,8 @@ def test_a_racing_double_submit_is_caught_by_the_unique_constraint(app: Flask, s
     with app.app_context():
         drill_service.answer_question(trainee.id, session_id, 1, answer)
         # The second request passed the "already answered?" check before the first committed.
-        monkeypatch.setattr(drill_service, "_answered", lambda session_id, position: False)
+        load = drill_service._load
+        monkeypatch.setattr(drill_service, "_load", lambda *args: load(*args)._replace(answered=False))
         with pytest.raises(drill_service.AlreadyAnswered):
             drill_service.answer_question(trainee.id, session_id, 1, answer)
     assert len(attempts(app, session_id)) == 1

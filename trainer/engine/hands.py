@@ -7,12 +7,18 @@ layout (pair: category one pair, key the pair rank; otherwise high card, the two
 ranks), which makes the rule book's foul test a single comparison.
 
 ``rank5`` is the fast path: products of primes identify a rank multiset, and two
-small tables (flush or not) per wheel setting give the strength.  The tables are
-built at import from the exact evaluator, ``evaluate5``, which also says what the
-joker became and describes the hand in words.
+small tables (flush or not) per wheel setting give the strength.  The tables come
+from the exact evaluator, ``evaluate5``, which also says what the joker became and
+describes the hand in words.  They are made on first use, one wheel setting at a
+time (``rank_tables``): read from the engine's package data (``data/rank5-<wheel>.bin``,
+written by ``tools/build_rank_tables.py`` and checked against a fresh build by
+``tests/engine/test_rank_tables.py``), or built from ``evaluate5`` if that file is
+missing.  Importing this module builds nothing.
 """
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
@@ -302,12 +308,78 @@ def _build_tables(wheel: str) -> tuple[dict[int, int], dict[int, int]]:
     return plain, flush
 
 
-_TABLES = {w.value: _build_tables(w.value) for w in Wheel}
+RankTables = tuple[dict[int, int], dict[int, int]]
+_TABLES: dict[str, RankTables] = {}
+_TABLE_MAGIC = b"PGR5"
+
+
+def tables_to_bytes(tables: RankTables) -> bytes:
+    """Serialise (not flush, flush) tables: a magic, the two sizes, then key-value pairs.
+
+    Little-endian unsigned 32-bit words, each table sorted by key, so the same tables
+    always give the same bytes.
+    """
+    words = array("I", [len(tables[0]), len(tables[1])])
+    for table in tables:
+        for key in sorted(table):
+            words.append(key)
+            words.append(table[key])
+    if sys.byteorder == "big":
+        words.byteswap()
+    return _TABLE_MAGIC + words.tobytes()
+
+
+def tables_from_bytes(data: bytes) -> RankTables:
+    """Read tables written by ``tables_to_bytes``."""
+    if data[:4] != _TABLE_MAGIC:
+        raise ValueError("Not a five-card rank table.")
+    words = array("I")
+    words.frombytes(data[4:])
+    if sys.byteorder == "big":
+        words.byteswap()
+    n_plain, n_flush = words[0], words[1]
+    end = 2 + 2 * n_plain
+    if len(words) != end + 2 * n_flush:
+        raise ValueError("A five-card rank table of the wrong size.")
+    plain = dict(zip(words[2:end:2], words[3:end:2], strict=True))
+    flush = dict(zip(words[end::2], words[end + 1::2], strict=True))
+    return plain, flush
+
+
+def table_file_name(wheel: str) -> str:
+    """Return the package-data file name of one wheel setting's tables."""
+    return f"rank5-{Wheel(wheel).value}.bin"
+
+
+def _load_tables(wheel: str) -> RankTables:
+    """Read one wheel setting's shipped tables, or build them if the file is missing."""
+    from importlib import resources
+
+    try:
+        data = resources.files(__package__).joinpath("data", table_file_name(wheel)).read_bytes()
+    except FileNotFoundError:
+        return _build_tables(wheel)
+    return tables_from_bytes(data)
+
+
+def rank_tables(wheel: str = Wheel.SECOND_HIGHEST) -> RankTables:
+    """Return the (not flush, flush) tables of a wheel setting, made on first use."""
+    tables = _TABLES.get(wheel)
+    if tables is None:
+        wheel = Wheel(wheel).value
+        tables = _TABLES[wheel] = _load_tables(wheel)
+    return tables
+
+
+def warm_rank_tables() -> None:
+    """Make the tables of every wheel setting now (the app does, so no request pays)."""
+    for w in Wheel:
+        rank_tables(w.value)
 
 
 def rank5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> int:
     """Return the strength of a five-card hand (fast; no validation)."""
-    plain, flush = _TABLES[wheel]
+    plain, flush = _TABLES.get(wheel) or rank_tables(wheel)
     a, b, c, d, e = cards
     p = CARD_PRIME
     s = CARD_SUITBIT
@@ -319,7 +391,7 @@ def rank5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> int:
 
 def rank5_function(wheel: str = Wheel.SECOND_HIGHEST) -> Callable[[Sequence[int]], int]:
     """Return a fast five-card ranking function bound to one wheel setting."""
-    plain, flush = _TABLES[wheel]
+    plain, flush = rank_tables(wheel)
     p = CARD_PRIME
     s = CARD_SUITBIT
     single = SINGLE_SUIT

@@ -25,9 +25,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -39,13 +39,14 @@ from trainer.models import (
     DEFAULT_HOUSE_WAY,
     DEFAULT_PROFILE,
     Attempt,
+    CertificationExam,
     DrillSession,
     IssuedQuestion,
     User,
     utcnow,
 )
 from trainer.models.types import parse_id
-from trainer.services.certification.sealing import exam_time_over, without_sealed
+from trainer.services.certification.sealing import exam_time_over_by, without_sealed
 from trainer.services.group_settings import MAX_LENGTH, GroupSettings
 from trainer.services.group_settings import foul_policy as _foul_policy
 from trainer.services.timing import GRACE_MS
@@ -272,6 +273,59 @@ def _issued(session_id: int, position: int) -> IssuedQuestion | None:
     ).scalar_one_or_none()
 
 
+class _Loaded(NamedTuple):
+    """A session with one of its questions, whether that is answered, and the session's exam row."""
+
+    session: DrillSession
+    issued: IssuedQuestion | None
+    answered: bool
+    exam: CertificationExam | None
+
+
+def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded:
+    """Read, in one statement, the user's session, its question at ``position`` (else its
+    latest), whether that is answered, and its exam row; SessionNotFound for anyone else's.
+
+    Showing and answering a question each start with this one read (issue 15: at
+    most four statements a request, the sign-in's included).
+    """
+    if position is None:
+        on = IssuedQuestion.session_id == DrillSession.id
+    else:
+        on = and_(IssuedQuestion.session_id == DrillSession.id, IssuedQuestion.position == position)
+    answered = select(Attempt.id).where(
+        Attempt.session_id == IssuedQuestion.session_id, Attempt.position == IssuedQuestion.position
+    ).exists()
+    query = (
+        select(DrillSession, IssuedQuestion, answered, CertificationExam)
+        .outerjoin(IssuedQuestion, on)
+        .outerjoin(CertificationExam, CertificationExam.session_id == DrillSession.id)
+        .where(DrillSession.id == session_id)
+    )
+    if position is None:
+        query = query.order_by(IssuedQuestion.position.desc()).limit(1)
+    row = db.session.execute(query).first()
+    if row is None or row[0].user_id != user_id:
+        raise SessionNotFound("There is no such drill session of yours.")
+    return _Loaded(row[0], row[1], bool(row[2]), row[3])
+
+
+def _commit_keeping_state() -> None:
+    """Commit without expiring what the session holds, so the response reads it without reloading.
+
+    The request goes on to read only what it just read or wrote (the drill
+    session, the question, the attempt, the signed-in user), so reloading them
+    after the commit would cost a statement each and tell nothing new.
+    """
+    session = db.session()
+    keep = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = keep
+
+
 def _last_issued(session_id: int) -> IssuedQuestion | None:
     return db.session.execute(
         db.select(IssuedQuestion)
@@ -281,17 +335,19 @@ def _last_issued(session_id: int) -> IssuedQuestion | None:
     ).scalar_one_or_none()
 
 
-def _answered(session_id: int, position: int) -> bool:
-    return db.session.execute(
-        db.select(Attempt.id).filter_by(session_id=session_id, position=position)
-    ).first() is not None
-
-
 def _issue(
-    session: DrillSession, position: int, context: dict[str, Any], start_clock: bool = True
+    session: DrillSession,
+    position: int,
+    context: dict[str, Any],
+    start_clock: bool = True,
+    previous: IssuedQuestion | None = None,
 ) -> IssuedQuestion:
     step = (position - 1) % _steps(session.kind)
-    first = _issued(session.id, position - step) if step else None
+    first = None
+    if step:
+        # The question before a round's later step is in the same round, so has its seed.
+        first = previous if previous is not None and previous.position == position - 1 \
+            else _issued(session.id, position - step)
     # A round's later steps replay the round dealt for its first step.
     seed = first.seed if first is not None else secrets.randbits(63)
     drill_context = _context(context)
@@ -310,11 +366,28 @@ def _issue(
     return issued
 
 
-def _exam_time_over(session: DrillSession) -> bool:
+def _exam_time_over(session: DrillSession, exam: CertificationExam | None) -> bool:
     """Tell whether an exam's time is over: its results are open, so it takes no more answers."""
     if session.mode != "exam" or session.finished_at is not None:
         return False
-    return exam_time_over(session)
+    return exam_time_over_by(session, exam)
+
+
+def _overdue(loaded: _Loaded, now: datetime) -> bool:
+    """Tell whether the loaded (latest) question is what ``settle_overdue`` would settle.
+
+    The same test as ``_overdue_query`` for one session: unfinished and timed,
+    its latest question's clock started, unanswered and past its limit plus the grace.
+    """
+    session, issued = loaded.session, loaded.issued
+    return (
+        session.finished_at is None
+        and session.time_limit_ms is not None
+        and issued is not None
+        and issued.issued_at is not None
+        and not loaded.answered
+        and timeout_deadline(issued.issued_at, session.time_limit_ms) < now
+    )
 
 
 def issue_question(user_id: int, session_id: int) -> IssuedView | None:
@@ -325,22 +398,30 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     once its time is over it is recorded as timed out (``settle_overdue``) and the
     next one is issued.
     """
-    session = get_session(user_id, session_id)
-    settle_overdue(session_id=session.id)
-    if _exam_time_over(session):
+    loaded = _load(user_id, session_id)
+    if _overdue(loaded, utcnow()):
+        # What settle_overdue(session_id=...) finds, found by the read above instead
+        # of a query of its own; when another request settled it first, read again.
+        assert loaded.issued is not None
+        if _settle_one(loaded.issued.id, keep_state=True):
+            log.info("Recorded 1 unanswered question(s) as timed out.")
+            loaded = loaded._replace(answered=True)
+        else:
+            loaded = _load(user_id, session_id)
+    session, last = loaded.session, loaded.issued
+    if _exam_time_over(session, loaded.exam):
         return None
-    last = _last_issued(session.id)
     if last is None:
         raise SessionNotFound("This drill session has no questions.")
     if last.issued_at is None:
         last.issued_at = utcnow()
-        db.session.commit()
-    elif _answered(session.id, last.position):
+        _commit_keeping_state()
+    elif loaded.answered:
         if last.position >= session.length:
             return None
         try:
-            last = _issue(session, last.position + 1, last.context)
-            db.session.commit()
+            last = _issue(session, last.position + 1, last.context, previous=last)
+            _commit_keeping_state()
         except IntegrityError:
             # Another tab issued this position first: show that one.
             db.session.rollback()
@@ -439,20 +520,22 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
     after the time limit plus ``GRACE_MS`` is recorded as timed out and incorrect.
     """
     now = utcnow()
-    session = get_session(user_id, session_id)
-    if isinstance(position, bool) or not isinstance(position, int):
-        raise MalformedAnswer("The question number is missing.")
-    if parse_id(position) is None:
+    if isinstance(position, bool) or not isinstance(position, int) or parse_id(position) is None:
+        get_session(user_id, session_id)  # someone else's session is not found, whatever was sent
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise MalformedAnswer("The question number is missing.")
         # Out of the column's range: no such question, and no query that overflows.
         raise SessionNotFound("There is no such question in this session.")
-    issued = _issued(session.id, position)
+    loaded = _load(user_id, session_id, position)
+    session, issued = loaded.session, loaded.issued
     if issued is None or issued.issued_at is None:
         raise SessionNotFound("There is no such question in this session.")
-    if _answered(session.id, position):
+    if loaded.answered:
+        # A fast refusal; the unique (session_id, position) of attempts is what keeps it to one.
         raise AlreadyAnswered("This question is already answered.")
     elapsed = _elapsed_ms(issued.issued_at, now)
     limit = session.time_limit_ms
-    late = (limit is not None and elapsed > limit + GRACE_MS) or _exam_time_over(session)
+    late = (limit is not None and elapsed > limit + GRACE_MS) or _exam_time_over(session, loaded.exam)
     if answer is None and limit is None:
         raise MalformedAnswer("Choose an answer first.")
     drill = get_drill(session.kind)
@@ -495,7 +578,7 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
         db.session.add(attempt)
         if finished:
             session.finished_at = now
-        db.session.commit()
+        _commit_keeping_state()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyAnswered("This question is already answered.") from None
@@ -684,8 +767,12 @@ def _timed_out_attempt(session: DrillSession, issued: IssuedQuestion) -> Attempt
     )
 
 
-def _settle_one(issued_id: int) -> bool:
-    """Record one overdue question's timed-out attempt; False when another request did first."""
+def _settle_one(issued_id: int, keep_state: bool = False) -> bool:
+    """Record one overdue question's timed-out attempt; False when another request did first.
+
+    ``keep_state`` commits without expiring the loaded rows (``_commit_keeping_state``),
+    for a caller that goes on with the session and question it has just read.
+    """
     issued = db.session.get(IssuedQuestion, issued_id)
     session = db.session.get(DrillSession, issued.session_id) if issued is not None else None
     if issued is None or session is None:
@@ -695,7 +782,10 @@ def _settle_one(issued_id: int) -> bool:
     if issued.position >= session.length and session.finished_at is None:
         session.finished_at = attempt.answered_at
     try:
-        db.session.commit()
+        if keep_state:
+            _commit_keeping_state()
+        else:
+            db.session.commit()
     except IntegrityError:
         # The answer, or another settle, got there first: one attempt per question.
         db.session.rollback()

@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -50,7 +50,18 @@ _BACK_IDX: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(b, reverse=True))
 _FRONT_IDX: tuple[tuple[int, int], ...] = tuple((f[1], f[0]) for _, f in SPLITS)
 _BACK_GET = tuple(itemgetter(*b) for b in _BACK_IDX)
 _FRONT_GET = tuple(itemgetter(*f) for f in _FRONT_IDX)
-_WHEELS = {w.value: rank5_function(w.value) for w in Wheel}
+_WHEELS = tuple(w.value for w in Wheel)
+
+
+class _Rankers(dict[str, Callable[[Sequence[int]], int]]):
+    """The five-card ranking function of each wheel setting, made on first use."""
+
+    def __missing__(self, wheel: str) -> Callable[[Sequence[int]], int]:
+        rank = self[wheel] = rank5_function(wheel)
+        return rank
+
+
+_RANKERS = _Rankers()
 _ACE_HIGH_KEY = {w.value: straight_key(14, w.value) for w in Wheel}
 _SF_CATS = K.SF_CATEGORIES
 _SHAPES: dict[tuple[int, ...], K.Shape] = {}
@@ -245,7 +256,7 @@ class _Hand(K.HandFacts):
             shape = _SHAPES[ranks] = K.shape_of(ranks)
         self.shape = shape
         self.wheel = wheel
-        self.rank = _WHEELS[wheel]
+        self.rank = _RANKERS[wheel]
         self._sf = None if sf is None else bool(sf)
         self._backs: list[int | None] = [None] * 21
         self._fronts: list[int | None] = [None] * 21

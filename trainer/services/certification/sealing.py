@@ -40,7 +40,12 @@ def exam_time_over(session: DrillSession) -> bool:
     exam = db.session.execute(
         select(CertificationExam).where(CertificationExam.session_id == session.id)
     ).scalar_one_or_none()
-    return utcnow() > _session_deadline(session, exam)
+    return exam_time_over_by(session, exam)
+
+
+def exam_time_over_by(session: DrillSession, exam: CertificationExam | None) -> bool:
+    """Tell ``exam_time_over`` with the session's exam row (or None) already read by the caller."""
+    return session.mode == "exam" and utcnow() > _session_deadline(session, exam)
 
 
 def sealed_session_ids(user_id: int) -> set[int]:

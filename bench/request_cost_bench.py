@@ -1,0 +1,130 @@
+"""Time showing a question and answering it, one request at a time, through the test client.
+
+A signed-in trainee plays timed house-way sessions: ``N`` question+answer pairs
+in a row (a new session when one ends, not timed), after ``WARMUP`` pairs. Each
+request is timed around the test client's call (the WSGI app, the database and
+the template; no network), and its SQL statements are counted as
+tests/web/test_request_cost.py counts them. ``/healthz`` is timed the same way
+as a floor. The right answer is worked out outside the timing. Prints the
+median and p95 in ms, the statements per request and the load average.
+Figures go in docs/operations.md ("Cost of a question and an answer").
+
+    .venv/bin/python bench/request_cost_bench.py [N]              # SQLite file in /tmp
+    DATABASE_URL=postgresql+psycopg://... .venv/bin/python bench/request_cost_bench.py
+"""
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+
+from trainer import create_app
+from trainer.engine.drills import DrillContext
+from trainer.extensions import db
+from trainer.models import IssuedQuestion, Role, User
+from trainer.services import drills as drill_service
+
+WARMUP = 20
+PASSWORD = "correct-horse-9"
+
+
+def _loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _median_p95(values: list[float]) -> str:
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    return f"median {statistics.median(values):.2f} ms, p95 {p95:.2f} ms"
+
+
+def main() -> None:
+    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    tmp = tempfile.mkdtemp(prefix="request-cost-")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/bench.sqlite3"
+    os.environ["TRAINER_INSTANCE_PATH"] = tmp
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench",
+                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1"})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+        user = User(name="Bench", login="bench", role=Role.TRAINEE)
+        user.set_password(PASSWORD)
+        db.session.add(user)
+        db.session.commit()
+        engine = db.engine
+    statements = [0]
+
+    def count(*args: Any) -> None:
+        statements[0] += 1
+
+    event.listen(engine, "before_cursor_execute", count)
+    client = app.test_client()
+    page = client.get("/auth/login").get_data(as_text=True)
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    client.post("/auth/login", data={"csrf_token": token, "login": "bench", "password": PASSWORD})
+    token = re.search(r'name="csrf-token" content="([^"]+)"',  # type: ignore[union-attr]
+                      client.get("/drills/").get_data(as_text=True)).group(1)
+    headers = {"X-CSRFToken": token}
+
+    def new_session() -> int:
+        response = client.post("/drills/house-way/start", data={"csrf_token": token, "mode": "timed"})
+        return int(response.headers["Location"].rsplit("/", 1)[1])
+
+    def right(session_id: int, position: int) -> dict[str, Any]:
+        with app.app_context():
+            row = db.session.execute(db.select(IssuedQuestion).filter_by(
+                session_id=session_id, position=position)).scalar_one()
+            key = drill_service.answer_key(dict(row.question), DrillContext.from_dict(row.context))
+        return {"front": key["front"]}
+
+    def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[float, int, Any]:
+        statements[0] = 0
+        start = time.perf_counter()
+        response = call(*args, **kwargs)
+        return (time.perf_counter() - start) * 1000, statements[0], response
+
+    times: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
+    counts: dict[str, set[int]] = {"question": set(), "answer": set()}
+    session_id = new_session()
+    load_before = _loadavg()
+    for i in range(WARMUP + pairs):
+        ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/question",
+                                json={}, headers=headers)
+        body = response.get_json()
+        if body["finished"]:
+            session_id = new_session()
+            continue
+        if i >= WARMUP:
+            times["question"].append(ms)
+            counts["question"].add(n)
+        answer = right(session_id, body["position"])
+        ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/answer",
+                                json={"position": body["position"], "answer": answer},
+                                headers=headers)
+        assert response.status_code == 200, response.get_json()
+        if i >= WARMUP:
+            times["answer"].append(ms)
+            counts["answer"].add(n)
+        ms, n, response = timed(client.get, "/healthz")
+        if i >= WARMUP:
+            times["healthz"].append(ms)
+    print(f"database: {engine.dialect.name}; {pairs} question+answer pairs after {WARMUP} warm-up")
+    for name, values in times.items():
+        sql = f", SQL statements {sorted(counts[name])}" if name in counts else ""
+        print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}")
+    print(f"  loadavg before {load_before}, after {_loadavg()}")
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
