@@ -200,10 +200,19 @@ def print_to_pdf(html: str) -> bytes:
 
 
 def sheet_template_version() -> str:
-    """Hash what prints a sheet besides its data: the templates, their stylesheets, this code."""
-    return pdf_cache.template_version(
-        current_app.jinja_env, "reference/sheet.html", Path(current_app.static_folder),  # type: ignore[arg-type]
-        sources=(Path(__file__), Path(reference_examples.__file__)))
+    """Hash what prints a sheet besides its data: the templates, their stylesheets, this code.
+
+    Worked out once per process: the files do not change under a running app, except
+    in debug mode, where templates reload and it is worked out on every request.
+    """
+    version: str | None = current_app.extensions.get("sheet_template_version")
+    if version is None or current_app.debug:
+        version = pdf_cache.template_version(
+            current_app.jinja_env, "reference/sheet.html",
+            Path(current_app.static_folder),  # type: ignore[arg-type]
+            sources=(Path(__file__), Path(reference_examples.__file__)))
+        current_app.extensions["sheet_template_version"] = version
+    return version
 
 
 def sheet_pdf_key(way: HouseWay, paper: str) -> dict[str, object]:

@@ -16,11 +16,11 @@ from flask_login import current_user, login_user, logout_user
 
 from trainer.extensions import db
 from trainer.models import User, UserSession, utcnow
+from trainer.models.types import parse_id
 from trainer.services import audit
 
 _NUMBER = re.compile(r"^[0-9]{1,12}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
-_MAX_ID = 2**31 - 1
 # Revoked rows are kept this long (for an admin reading the database), then dropped.
 KEEP_REVOKED = timedelta(days=30)
 
@@ -33,12 +33,13 @@ def load(session_id: str) -> User | None:
     user_id, version, token = parts
     if not (_NUMBER.match(user_id) and _NUMBER.match(version) and _TOKEN.match(token)):
         return None
-    if int(user_id) > _MAX_ID:  # no such row; PostgreSQL would refuse the query
+    uid = parse_id(user_id)
+    if uid is None:  # no such row; PostgreSQL would refuse the query
         return None
     row = db.session.execute(
         db.select(User, UserSession.revoked_at)
         .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token == token, User.id == int(user_id))
+        .where(UserSession.token == token, User.id == uid)
     ).first()
     if row is None:
         return None

@@ -37,7 +37,6 @@ from trainer.services.certification.sealing import (
     attempt_sealed,
     exam_deadline,
     exam_in_progress,
-    exam_time_over,
     sealed_session_ids,
     without_sealed,
 )
@@ -52,7 +51,6 @@ __all__ = [
     "bring_up_to_date",
     "exam_deadline",
     "exam_in_progress",
-    "exam_time_over",
     "get_exam",
     "open_exams",
     "record_results",

@@ -33,18 +33,8 @@ def _session_deadline(session: DrillSession, exam: CertificationExam | None) -> 
     return exam_deadline(session.started_at, session.length, session.time_limit_ms or 0)
 
 
-def exam_time_over(session: DrillSession) -> bool:
-    """Tell whether an exam session's time is over, so it takes no more questions."""
-    if session.mode != "exam":
-        return False
-    exam = db.session.execute(
-        select(CertificationExam).where(CertificationExam.session_id == session.id)
-    ).scalar_one_or_none()
-    return exam_time_over_by(session, exam)
-
-
 def exam_time_over_by(session: DrillSession, exam: CertificationExam | None) -> bool:
-    """Tell ``exam_time_over`` with the session's exam row (or None) already read by the caller."""
+    """Tell whether an exam session's time is over, by its exam row (or None) read by the caller."""
     return session.mode == "exam" and utcnow() > _session_deadline(session, exam)
 
 
