@@ -6,9 +6,23 @@ sessions for a fixed number of seconds (ask a question, answer it, hit the
 trivial ``/healthz`` endpoint for a baseline, think, repeat), then stops the
 server and compares the answers the clients saw recorded with the attempt rows.
 
+The settings issue 15 fixes are the defaults: gunicorn ``--preload -w 4``, a
+think time drawn from an exponential distribution of mean 0.5 s, the same seed
+(trainee i draws from ``Random(seed * 1_000_003 + i)``). Several class sizes run
+one after another, each on a fresh database, e.g. ``--trainees 50,100,150``.
+Per run it reports p50/p95/p99 of showing a question and of answering, errors,
+answers recorded exactly once (checked in the database afterwards: the attempt
+rows equal the answers the clients saw recorded, no (session, position) twice),
+the load average (sampled each second during the run), the CPU time of the
+server (gunicorn master + workers, utime + stime from /proc, before and after)
+and of the load generator, and each worker's resident memory (now and peak).
+
     .venv/bin/python bench/load_test.py                      # SQLite in a temp dir
-    .venv/bin/python bench/load_test.py --database-url postgresql+psycopg://...
-Options: --trainees 50 --seconds 60 --workers 4 --think 0.5
+    .venv/bin/python bench/load_test.py --trainees 50,100,150 --seconds 60
+    .venv/bin/python bench/load_test.py --database-url postgresql+psycopg://.../trainer_load_2 --fresh
+Options: --trainees 50 --seconds 60 --workers 4 --think 0.5 --seed 15 --json FILE
+``--fresh`` empties the PostgreSQL database first (drops its ``public`` schema):
+only for a database whose name contains "load".
 """
 from __future__ import annotations
 
@@ -142,7 +156,7 @@ def play(port: int, login: str, seconds: float, think: float, seed: int, out: li
             session_path = None
             continue
         cards = CARD.findall(q["html"])[:7]
-        time.sleep(rng.uniform(0, 2 * think))
+        time.sleep(rng.expovariate(1 / think) if think > 0 else 0)
         answer = {"position": q["position"], "answer": {"front": rng.sample(cards, 2)}}
         t0 = time.perf_counter()
         status, _, data = b.post_json(session_path + "/answer", answer)
@@ -156,15 +170,16 @@ def play(port: int, login: str, seconds: float, think: float, seed: int, out: li
         stats["trivial"].append(time.perf_counter() - t0)
         if status != 200:
             fail(f"healthz {status}")
-        time.sleep(rng.uniform(0, 2 * think))
+        time.sleep(rng.expovariate(1 / think) if think > 0 else 0)
     out.append(stats)
 
 
 def client_process(port: int, logins: list[tuple[int, str]], seconds: float, think: float,
-                   ramp: float, total: int, queue: mp.Queue) -> None:
+                   ramp: float, total: int, seed: int, queue: mp.Queue) -> None:
     """Run one thread per trainee in this process and send back their figures."""
     results: list = []
-    threads = [threading.Thread(target=play, args=(port, login, seconds, think, i, results,
+    threads = [threading.Thread(target=play, args=(port, login, seconds, think,
+                                                   seed * 1_000_003 + i, results,
                                                    ramp * i / max(total, 1)))
                for i, login in logins]
     for t in threads:
@@ -198,36 +213,93 @@ with app.app_context():
     subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True)
 
 
-def count_attempts(env: dict) -> int:
-    """Count the attempt rows written."""
+def check_attempts(env: dict) -> tuple[int, int]:
+    """Return (attempt rows, (session, position) pairs recorded more than once)."""
     code = """
 from trainer import create_app
 from trainer.extensions import db
 from trainer.models import Attempt
 app = create_app()
 with app.app_context():
-    print(db.session.execute(db.select(db.func.count(Attempt.id))).scalar())
+    rows = db.session.execute(db.select(db.func.count(Attempt.id))).scalar()
+    twice = db.session.execute(db.select(db.func.count()).select_from(
+        db.select(Attempt.session_id, Attempt.position).group_by(Attempt.session_id, Attempt.position)
+        .having(db.func.count() > 1).subquery())).scalar()
+    print(rows, twice)
 """
     out = subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True,
                          capture_output=True, text=True)
-    return int(out.stdout.strip().splitlines()[-1])
+    rows, twice = out.stdout.strip().splitlines()[-1].split()
+    return int(rows), int(twice)
 
 
-def worker_peak_rss_mb(master: int) -> list[float]:
-    """Return the peak resident size (VmHWM) of each gunicorn worker, in MB."""
-    peaks = []
+def fresh_postgres(url: str) -> None:
+    """Empty a PostgreSQL database for a run: drop and recreate its public schema."""
+    name = url.rsplit("/", 1)[-1].split("?", 1)[0]
+    if "load" not in name:
+        raise SystemExit(f"--fresh empties the database; refused for {name!r} "
+                         "(its name must contain 'load')")
+    code = f"""
+import sqlalchemy as sa
+engine = sa.create_engine({url!r})
+with engine.begin() as conn:
+    conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
+    conn.execute(sa.text("CREATE SCHEMA public"))
+"""
+    subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], check=True)
+
+
+def children(pid: int) -> list[int]:
+    """Return the child process ids of ``pid`` (gunicorn's workers)."""
     try:
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
-        return peaks
-    for pid in children:
+        return []
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """Return utime + stime of each live process, in seconds (/proc/<pid>/stat)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peaks.append(int(line.split()[1]) / 1024)
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-    return peaks
+        times[pid] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return times
+
+
+def worker_memory_mb(master: int) -> list[tuple[float, float]]:
+    """Return (resident now, peak resident) of each gunicorn worker, in MB."""
+    found = []
+    for pid in children(master):
+        try:
+            status = dict(line.split(":", 1) for line in
+                          Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        found.append((int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024))
+    return found
+
+
+def loadavg() -> tuple[float, float, float]:
+    """Return the 1, 5 and 15 minute load averages."""
+    one, five, fifteen = Path("/proc/loadavg").read_text().split()[:3]
+    return float(one), float(five), float(fifteen)
+
+
+class LoadSampler(threading.Thread):
+    """Sample the 1-minute load average once a second while a run lasts."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.samples: list[float] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(1.0):
+            self.samples.append(loadavg()[0])
 
 
 def pct(values: list[float], p: float) -> float:
@@ -239,30 +311,17 @@ def pct(values: list[float], p: float) -> float:
     return values[k] * 1000
 
 
-def main() -> int:
-    """Run the load test and print its report."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--trainees", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
-    parser.add_argument("--think", type=float, default=0.5,
-                        help="mean think time in seconds between actions")
-    parser.add_argument("--processes", type=int, default=5, help="client processes")
-    parser.add_argument("--ramp", type=float, default=5.0,
-                        help="seconds over which the trainees sign in")
-    parser.add_argument("--database-url", default=None,
-                        help="PostgreSQL URL (an empty database); default: SQLite in a temp dir")
-    args = parser.parse_args()
-
+def run_once(args: argparse.Namespace, trainees: int) -> dict:
+    """Run the load test for one class size on a fresh database; return its figures."""
     tmp = Path(tempfile.mkdtemp(prefix="paigow-load-"))
     env = dict(os.environ, TRAINER_INSTANCE_PATH=str(tmp / "instance"),
                SECRET_KEY="load-test-secret")
     env.pop("DATABASE_URL", None)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
-    prepare(env, args.trainees)
+        if args.fresh:
+            fresh_postgres(args.database_url)
+    prepare(env, trainees)
     port = free_port()
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "-w", str(args.workers), "--threads",
@@ -275,13 +334,23 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        logins = [(i, f"load{i}") for i in range(args.trainees)]
+        for _ in range(100):  # every worker forked, so each one's CPU time is counted
+            if len(children(server.pid)) >= args.workers:
+                break
+            time.sleep(0.1)
+        server_pids = [server.pid, *children(server.pid)]
+        server_before = cpu_seconds(server_pids)
+        mine_before = os.times()
+        load_before = loadavg()
+        sampler = LoadSampler()
+        sampler.start()
+        logins = [(i, f"load{i}") for i in range(trainees)]
         queue: mp.Queue = mp.Queue()
         chunks = [logins[i::args.processes] for i in range(args.processes)]
         started = time.monotonic()
         procs = [mp.Process(target=client_process,
                             args=(port, chunk, args.seconds, args.think, args.ramp,
-                                  args.trainees, queue))
+                                  trainees, args.seed, queue))
                  for chunk in chunks if chunk]
         for p in procs:
             p.start()
@@ -289,7 +358,11 @@ def main() -> int:
         for p in procs:
             p.join()
         wall = time.monotonic() - started
-        worker_peaks = worker_peak_rss_mb(server.pid)
+        sampler.stop.set()
+        server_after = cpu_seconds(server_pids)
+        mine_after = os.times()  # the joined client processes count as children
+        memory = worker_memory_mb(server.pid)
+        workers_now = children(server.pid)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
@@ -298,34 +371,129 @@ def main() -> int:
     first = [v for s in results for v in s["first_question"]]
     answer = [v for s in results for v in s["answer"]]
     trivial = [v for s in results for v in s["trivial"]]
-    errors = sum(s["errors"] for s in results)
+    rows, twice = check_attempts(env)
     recorded = sum(s["recorded"] for s in results)
-    rows = count_attempts(env)
-    requests = len(question) + len(first) + len(answer) + len(trivial)
-    backend = "PostgreSQL" if args.database_url else "SQLite"
-    print(f"backend: {backend}; gunicorn -w {args.workers} --threads {args.threads}; "
-          f"{args.trainees} trainees signing in over {args.ramp:.0f} s, {args.seconds:.0f} s "
-          f"each, think {args.think} s mean between actions")
-    print(f"requests: {requests} in {wall:.1f} s = {requests / wall:.1f} req/s "
+    server_cpu = sum(server_after.get(pid, 0) - server_before.get(pid, 0) for pid in server_before)
+    generator_cpu = (mine_after.user + mine_after.system + mine_after.children_user
+                     + mine_after.children_system) - (mine_before.user + mine_before.system
+                                                      + mine_before.children_user
+                                                      + mine_before.children_system)
+    return {
+        "backend": "PostgreSQL" if args.database_url else "SQLite",
+        "trainees": trainees, "seconds": args.seconds, "workers": args.workers,
+        "threads": args.threads, "think": args.think, "seed": args.seed, "wall": wall,
+        "requests": len(question) + len(first) + len(answer) + len(trivial),
+        "question_ms": [pct(question + first, p) for p in (50, 95, 99)],
+        "first_ms": [pct(first, p) for p in (50, 95, 99)],
+        "later_ms": [pct(question, p) for p in (50, 95, 99)],
+        "answer_ms": [pct(answer, p) for p in (50, 95, 99)],
+        "trivial_ms": [pct(trivial, p) for p in (50, 95, 99)],
+        "n": {"question": len(question) + len(first), "first": len(first), "later": len(question),
+              "answer": len(answer), "trivial": len(trivial)},
+        "errors": sum(s["errors"] for s in results),
+        "error_samples": [e for s in results for e in s["error_samples"]][:3],
+        "recorded": recorded, "attempt_rows": rows, "recorded_twice": twice,
+        "exactly_once": rows == recorded and twice == 0,
+        "loadavg_before": load_before, "loadavg_after": loadavg(),
+        "loadavg_during_mean": (statistics.mean(sampler.samples) if sampler.samples
+                                else load_before[0]),
+        "loadavg_during_max": max(sampler.samples, default=load_before[0]),
+        "server_cpu_s": server_cpu, "generator_cpu_s": generator_cpu,
+        "server_cpu_share": server_cpu / wall / (os.cpu_count() or 1),
+        "generator_cpu_share": generator_cpu / wall / (os.cpu_count() or 1),
+        "worker_pids_unchanged": sorted(workers_now) == sorted(server_pids[1:]),
+        "worker_rss_mb": [round(now, 1) for now, _ in memory],
+        "worker_peak_rss_mb": [round(peak, 1) for _, peak in memory],
+    }
+
+
+def report(r: dict) -> bool:
+    """Print one run's figures; return whether its targets are met."""
+    print(f"backend: {r['backend']}; gunicorn --preload -w {r['workers']} --threads "
+          f"{r['threads']}; {r['trainees']} trainees, {r['seconds']:.0f} s each, think "
+          f"{r['think']} s mean (exponential), seed {r['seed']}")
+    print(f"requests: {r['requests']} in {r['wall']:.1f} s = {r['requests'] / r['wall']:.1f} req/s "
           f"(measured requests only; plus log-ins and session starts)")
-    for name, values in (("show question", question + first),
-                         ("  first of session", first), ("  later", question),
-                         ("answer", answer),
-                         ("trivial /healthz", trivial)):
-        print(f"{name:>17}: n={len(values):6d}  p50 {pct(values, 50):6.1f} ms  "
-              f"p95 {pct(values, 95):6.1f} ms  p99 {pct(values, 99):6.1f} ms")
-    base = statistics.median(trivial) if trivial else float("nan")
-    print(f"ratio of medians to trivial: question {statistics.median(question + first) / base:.1f}x, "
-          f"answer {statistics.median(answer) / base:.1f}x")
-    if worker_peaks:
-        print("gunicorn workers' peak RSS: "
-              + ", ".join(f"{mb:.0f} MB" for mb in worker_peaks))
-    print(f"errors: {errors}" + (f" e.g. {results and [e for s in results for e in s['error_samples']][:3]}"
-                                 if errors else ""))
-    print(f"answers recorded per clients: {recorded}; attempt rows: {rows}; "
-          f"{'exactly once' if rows == recorded else 'MISMATCH'}")
-    ok = errors == 0 and rows == recorded and pct(question + first, 95) < 50 and pct(answer, 95) < 50
-    print("targets (no errors, p95 < 50 ms, exactly once):", "met" if ok else "NOT met")
+    for name, key in (("show question", "question_ms"), ("  first of session", "first_ms"),
+                      ("  later", "later_ms"), ("answer", "answer_ms"),
+                      ("trivial /healthz", "trivial_ms")):
+        p50, p95, p99 = r[key]
+        n = r["n"].get(key.split("_")[0], "")
+        print(f"{name:>17}: n={n!s:>6}  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  p99 {p99:6.1f} ms")
+    print("loadavg: before {:.2f} {:.2f} {:.2f}; during (1-min, sampled each second) mean "
+          "{:.2f}, max {:.2f}; after {:.2f} {:.2f} {:.2f}".format(
+              *r["loadavg_before"], r["loadavg_during_mean"], r["loadavg_during_max"],
+              *r["loadavg_after"]))
+    print(f"CPU: server (gunicorn master + workers) {r['server_cpu_s']:.1f} s = "
+          f"{100 * r['server_cpu_share']:.0f}% of the machine's {os.cpu_count()} CPUs; "
+          f"load generator {r['generator_cpu_s']:.1f} s = {100 * r['generator_cpu_share']:.0f}%")
+    print("gunicorn workers' resident memory now / peak: " + ", ".join(
+        f"{now:.0f}/{peak:.0f} MB" for now, peak in zip(r["worker_rss_mb"], r["worker_peak_rss_mb"],
+                                                          strict=True))
+          + ("" if r["worker_pids_unchanged"] else " (a worker was restarted during the run)"))
+    print(f"errors: {r['errors']}" + (f" e.g. {r['error_samples']}" if r["errors"] else ""))
+    print(f"answers recorded per clients: {r['recorded']}; attempt rows: {r['attempt_rows']}; "
+          f"recorded twice: {r['recorded_twice']}; "
+          f"{'exactly once' if r['exactly_once'] else 'MISMATCH'}")
+    ok = (r["errors"] == 0 and r["exactly_once"] and r["question_ms"][1] < 50
+          and r["answer_ms"][1] < 50 and all(mb < 150 for mb in r["worker_peak_rss_mb"]))
+    print("targets (no errors, p95 < 50 ms, exactly once, workers < 150 MB):",
+          "met" if ok else "NOT met")
+    return ok
+
+
+def table(runs: list[dict]) -> str:
+    """Return the runs as one markdown table."""
+    lines = ["| backend | trainees | question p50/p95/p99 ms | answer p50/p95/p99 ms | req/s "
+             "| errors | exactly once | server CPU | generator CPU | worker RSS MB (peak) "
+             "| loadavg during (mean/max) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in runs:
+        q, a = r["question_ms"], r["answer_ms"]
+        lines.append(
+            f"| {r['backend']} | {r['trainees']} | {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f} "
+            f"| {a[0]:.1f} / {a[1]:.1f} / {a[2]:.1f} | {r['requests'] / r['wall']:.0f} "
+            f"| {r['errors']} | {'yes' if r['exactly_once'] else 'NO'} "
+            f"| {r['server_cpu_s']:.0f} s ({100 * r['server_cpu_share']:.0f}%) "
+            f"| {r['generator_cpu_s']:.0f} s ({100 * r['generator_cpu_share']:.0f}%) "
+            f"| {max(r['worker_peak_rss_mb'], default=float('nan')):.0f} "
+            f"| {r['loadavg_during_mean']:.2f} / {r['loadavg_during_max']:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Run the load test for each class size and print its report."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trainees", default="50",
+                        help="class sizes, comma-separated, run one after another (50,100,150)")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean think time in seconds between actions (exponential)")
+    parser.add_argument("--seed", type=int, default=15, help="the trainees' random seed")
+    parser.add_argument("--processes", type=int, default=5, help="client processes")
+    parser.add_argument("--ramp", type=float, default=5.0,
+                        help="seconds over which the trainees sign in")
+    parser.add_argument("--database-url", default=None,
+                        help="PostgreSQL URL (an empty database); default: SQLite in a temp dir")
+    parser.add_argument("--fresh", action="store_true",
+                        help="empty the PostgreSQL database before each run (name must contain 'load')")
+    parser.add_argument("--json", default=None, help="also write the runs' figures to this file")
+    args = parser.parse_args()
+    sizes = [int(n) for n in str(args.trainees).split(",") if n.strip()]
+    if args.database_url and len(sizes) > 1 and not args.fresh:
+        parser.error("several class sizes on PostgreSQL need --fresh (each run starts empty)")
+    runs, ok = [], True
+    for size in sizes:
+        run = run_once(args, size)
+        ok = report(run) and ok
+        runs.append(run)
+        print()
+    print(table(runs))
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs, indent=1))
     return 0 if ok else 1
 
 

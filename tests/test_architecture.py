@@ -32,7 +32,8 @@ FLOORS = ("engine", "extensions", "models", "services", "web", "factory", "cli")
 FLOOR_ORDER = " < ".join(FLOORS)
 
 APP_LIBRARIES = ("flask", "sqlalchemy", "werkzeug")  # and every flask_* package
-ENGINE_COMMAND_MODULES = ("trainer.cli", "trainer.cli.engine", "trainer.cli.house_way", "trainer.cli.io")
+ENGINE_COMMAND_MODULES = ("trainer.cli", "trainer.cli.bonus", "trainer.cli.engine", "trainer.cli.house_way",
+                          "trainer.cli.io")
 
 
 @dataclass(frozen=True)

@@ -57,4 +57,6 @@ def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=5000")
+    # synchronous stays FULL (the default): an answer once recorded survives a power
+    # cut (docs/operations.md, "Decision: SQLite commits stay durable").
     cursor.close()

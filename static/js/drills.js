@@ -302,7 +302,7 @@
   }
 
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
       return;
     }
     var target = event.target;

@@ -94,4 +94,58 @@
   // The drill kinds' question wiring by slug: static/js/kinds/<slug>.js adds its own,
   // a function (box, controls) returning { key: function (event) -> handled }.
   PaiGow.kinds = PaiGow.kinds || {};
+
+  // Key W presses [data-key="w"] (not while typing); in [data-key-scope] rows the
+  // focused row wins, else the first one not chosen yet.
+  function typingIn(el) {
+    var tag = el && el.tagName;
+    return !!tag && (el.isContentEditable || tag === "TEXTAREA" || tag === "SELECT" ||
+      (tag === "INPUT" && !/^(button|checkbox|radio|submit|reset)$/i.test(el.type)));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var t = event.target;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingIn(t)) { return; }
+    var scope = t.closest && t.closest("[data-key-scope]");
+    var found = null;
+    document.querySelectorAll("[data-key]").forEach(function (el) {
+      var row = el.closest("[data-key-scope]");
+      if (el.dataset.key !== event.key.toLowerCase() || el.disabled || !el.getClientRects().length ||
+          el.closest("[hidden]") || (found && !(scope && row === scope))) { return; }
+      if (!row || row === scope || (!scope && !row.querySelector("input:checked"))) { found = el; }
+    });
+    if (found) {
+      event.preventDefault();
+      found.click();
+    }
+  });
+
+  // A .table too wide for its box: a card per row (app.css .stacked), cells labelled
+  // with their column's header.
+  function fitTables() {
+    document.querySelectorAll("table.table").forEach(function (table) {
+      var heads = table.tHead ? table.tHead.rows[0].cells : [];
+      Array.prototype.forEach.call(table.tBodies, function (body) {
+        Array.prototype.forEach.call(body.rows, function (row) {
+          Array.prototype.forEach.call(row.cells, function (cell, i) {
+            var head = heads[i] && heads[i].textContent.replace(/[\s\u25b2\u25bc]+/g, " ").trim();
+            if (head && !cell.hasAttribute("data-label")) { cell.setAttribute("data-label", head); }
+          });
+        });
+      });
+      table.classList.remove("stacked");
+      var box = table.parentElement;
+      table.classList.toggle("stacked", box.scrollWidth > box.clientWidth + 1);
+    });
+  }
+  var fitting = null;
+  function fitSoon() {
+    window.cancelAnimationFrame(fitting);
+    fitting = window.requestAnimationFrame(fitTables);
+  }
+  window.addEventListener("resize", fitSoon);
+  document.addEventListener("DOMContentLoaded", function () {
+    fitTables();
+    new MutationObserver(fitSoon).observe(document.body, { childList: true, subtree: true });
+  });
 })();

@@ -26,6 +26,7 @@
     done: document.getElementById("done"),
     newGame: document.getElementById("new-game")
   };
+  var resultBox = document.getElementById("result-box");
   var bankerWaiting = bankerBox.innerHTML;
   var rack = Array.prototype.slice.call(root.querySelectorAll("[data-chip]"));
 
@@ -66,7 +67,7 @@
     });
     var total = betTotal();
     betAmount.textContent = dollars(total).replace(/\.00$/, "");
-    circle.setAttribute("aria-label", betAmount.textContent);
+    // The circle's name is its amount (the chips in it are hidden from screen readers).
     refreshButtons();
   }
 
@@ -154,6 +155,7 @@
     state.bet = [hand.bet_cents];
     renderBet();
     bankerBox.innerHTML = bankerWaiting;
+    resultBox.innerHTML = "";
     playerBox.innerHTML = hand.html;
     state.picker = picker(playerBox.querySelector(".play-hand"), hand);
     refreshButtons();
@@ -208,7 +210,13 @@
 
   function showResult(data) {
     setBalance(data.balance_cents);
-    bankerBox.innerHTML = data.result_html;
+    // The result goes under the player's cards; the banker's zone points to it.
+    resultBox.innerHTML = data.result_html;
+    bankerBox.textContent = "";
+    var below = document.createElement("span");
+    below.className = "muted";
+    below.textContent = root.dataset.textBankerBelow;
+    bankerBox.appendChild(below);
     history.insertAdjacentHTML("afterbegin", data.history_html);
     playerBox.querySelectorAll("button").forEach(function (el) { el.disabled = true; });
     note.textContent = "";

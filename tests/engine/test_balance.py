@@ -32,7 +32,10 @@ def constant_scores(kind, ctx, seeds=QUESTIONS, cap=MAX_SEEDS):
     """Score each constant answer with the drill's grader, per answer set.
 
     Returns {answer set: (units answered, {answer: units right})}; a unit is a
-    question, or a seat where the grade has parts (the settlement).
+    question, or a seat where the grade has parts (the settlement). A part that
+    declares its own ``chance`` (the bonus drill's yes/no cue beside its twelve
+    categories) is scored apart, against that chance: the answer set's key is then
+    ``(answers, chance)``; a part whose chance is None (an amount) is free-form.
     """
     drill = get_drill(kind)
     units: Counter = Counter()
@@ -43,22 +46,35 @@ def constant_scores(kind, ctx, seeds=QUESTIONS, cap=MAX_SEEDS):
             choices = drill.answer_choices(question, ctx)
             if not choices:
                 continue
-            key = tuple(sorted(choices))
+            answers = tuple(sorted(choices))
             for name, answer in choices.items():
                 grade = drill.grade(question, answer, ctx)
                 parts = grade.parts or ({"correct": grade.correct},)
-                right[key][name] += sum(p["correct"] for p in parts)
-            units[key] += len(parts)
+                counted: Counter = Counter()
+                for p in parts:
+                    if "chance" in p and p["chance"] is None:
+                        continue
+                    key = (answers, p["chance"]) if "chance" in p else answers
+                    right[key][name] += p["correct"]
+                    counted[key] += 1
+            units.update(counted)
         seed += 1
     return {key: (units[key], right[key]) for key in units}
+
+
+def chance_of(key):
+    """Return the chance level of an answer set key: 1 / the answers, or a part's own."""
+    if len(key) == 2 and isinstance(key[1], float):
+        return key[1]
+    return 1 / len(key)
 
 
 def assert_no_constant_beats_chance(scores):
     for key, (units, right) in scores.items():
         for name, count in right.items():
-            assert count / units <= 1 / len(key) + MARGIN, (
+            assert count / units <= chance_of(key) + MARGIN, (
                 f"always answering {name!r} scores {count / units:.1%} of {units}, "
-                f"chance is {1 / len(key):.1%}")
+                f"chance is {chance_of(key):.1%}")
 
 
 @pytest.mark.parametrize("kind", sorted(DRILLS))
@@ -235,3 +251,21 @@ def test_foul_check_card_order_does_not_tell_legal_from_fouled():
     for answer in (True, False):
         share = first_high[answer, "top"] / first_high[answer, "n"]
         assert share <= 1 / 5 + 0.06, (answer, share)
+
+
+# The bonus drill: its cue (does this qualify?) is scored apart from its twelve categories.
+@pytest.mark.parametrize("profile", ["nevada-emperors", "nevada-progressive", "ez"])
+def test_the_bonus_drill_is_balanced_under_each_side_bet_profile(profile):
+    scores = constant_scores("bonus", DrillContext(profile=profile), seeds=1500, cap=1500)
+    assert scores
+    assert_no_constant_beats_chance(scores)
+
+
+def test_the_bonus_drills_cue_is_yes_half_the_time_and_no_category_is_guessable():
+    scores = constant_scores("bonus", DrillContext(profile="nevada-fortune"), seeds=2000, cap=2000)
+    cue = next(v for k, v in scores.items() if k[1] == 0.5)
+    category = next(v for k, v in scores.items() if k[1] == pytest.approx(1 / 12))
+    units, right = cue
+    assert max(right.values()) / units <= 0.53
+    units, right = category
+    assert max(right.values()) / units <= 1 / 12 + 0.03

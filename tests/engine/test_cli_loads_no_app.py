@@ -42,3 +42,16 @@ def test_importing_the_engine_loads_no_flask_or_sqlalchemy():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=60, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_bonus_counts_runs_without_flask_or_sqlalchemy_and_sums_to_all_hands():
+    out, report = run_trainer("bonus", "counts", "--json")
+    assert report == {"code": 0, "loaded": []}
+    answer = json.loads(out)
+    assert len(answer["counts"]) == 12 and sum(answer["counts"].values()) == answer["total"] == 154_143_080
+
+
+def test_bonus_edge_prints_every_table_without_flask_or_sqlalchemy():
+    out, report = run_trainer("bonus", "edge", "--meter", "10000")
+    assert report == {"code": 0, "loaded": []}
+    assert "fortune-standard" in out and "7.7656%" in out and "progressive" in out

@@ -2,7 +2,8 @@
 
 A route added to the app without a row here fails ``test_every_route_is_in_the_matrix``.
 Roles: anonymous; the trainee who owns the records; another trainee of the same
-group; the supervisor of another group; the trainee's supervisor; an admin.
+group; the supervisor of another group; the trainee's supervisor; a table-games
+manager (every group's dashboards, read-only); an admin.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from trainer.models import Attempt, CertificationExam, DrillSession, Role
 from trainer.services.certification import exams as certification
 from web.helpers import csrf_token, login, post_form
 
-ROLES = ("anonymous", "trainee", "other_trainee", "other_supervisor", "supervisor", "admin")
+ROLES = ("anonymous", "trainee", "other_trainee", "other_supervisor", "supervisor", "manager",
+         "admin")
 LOGIN = "login"   # a redirect to the sign-in page
 
 
@@ -42,9 +44,14 @@ def every(status: Any, anonymous: Any = LOGIN, **overrides: Any) -> dict[str, An
 
 
 def staff_only(status: Any = 200, other_supervisor: Any = None) -> dict[str, Any]:
-    """Supervisor pages: 403 for trainees, the status for staff."""
+    """Supervisor pages: 403 for trainees, the status for staff (a manager reads them)."""
     return every(status, trainee=403, other_trainee=403,
                  other_supervisor=status if other_supervisor is None else other_supervisor)
+
+
+def staff_changes(status: Any = 200, other_supervisor: Any = None) -> dict[str, Any]:
+    """Supervisor pages that change something: closed to managers too (403)."""
+    return staff_only(status, other_supervisor) | {"manager": 403}
 
 
 def matrix(w: dict[str, int]) -> dict[str, Case]:
@@ -58,6 +65,7 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
         "auth.login": Case("GET", "/auth/login", every(302, anonymous=200)),
         "auth.logout": Case("POST", "/auth/logout", every(302, anonymous=302)),
         "auth.change_password": Case("GET", "/auth/password", every(200)),
+        "auth.account": Case("GET", "/auth/account", every(200)),
         "main.index": Case("GET", "/", every(200)),
         "main.my_results": Case("GET", "/results", every(403, trainee=200,
                                                          other_trainee=200)),
@@ -90,12 +98,12 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
         "reference.commission_chart_page": Case("GET", "/commission-chart", every(200)),
         "reference.look_up": Case("GET", "/house-way/look-up?cards=As+Kd", every(200)),
         "supervisor.groups": Case("GET", "/supervisor/",   # supervisors: their home page
-                                  staff_only(302) | {"admin": 200}),
-        "supervisor.new_group": Case("GET", "/supervisor/groups/new", staff_only()),
+                                  staff_only(302) | {"manager": 200, "admin": 200}),
+        "supervisor.new_group": Case("GET", "/supervisor/groups/new", staff_changes()),
         "supervisor.show_group": Case("GET", f"/supervisor/groups/{g}",
                                       staff_only(other_supervisor=404)),
         "supervisor.edit_group": Case("GET", f"/supervisor/groups/{g}/edit",
-                                      staff_only(other_supervisor=404)),
+                                      staff_changes(other_supervisor=404)),
         "supervisor.export_attempts": Case(
             "GET", f"/supervisor/groups/{g}/export/attempts.csv",
             staff_only(other_supervisor=404)),
@@ -103,27 +111,32 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
             "GET", f"/supervisor/groups/{g}/export/summary.csv",
             staff_only(other_supervisor=404)),
         "supervisor.new_trainee": Case("GET", "/supervisor/trainees/new",
-                                       staff_only(other_supervisor=200, status=200)
+                                       staff_changes(other_supervisor=200, status=200)
                                        | {"admin": 302}),
         "supervisor.show_trainee": Case("GET", f"/supervisor/trainees/{t}",
                                         staff_only(other_supervisor=404)),
         "supervisor.trainee_report": Case("GET", f"/supervisor/trainees/{t}/report",
                                           staff_only(other_supervisor=404)),
         "supervisor.reset_password": Case("GET", f"/supervisor/trainees/{t}/password",
-                                          staff_only(other_supervisor=404)),
+                                          staff_changes(other_supervisor=404)),
         "supervisor.set_trainee_active": Case(
-            "POST", f"/supervisor/trainees/{t}/active", staff_only(400, other_supervisor=404),
+            "POST", f"/supervisor/trainees/{t}/active", staff_changes(400, other_supervisor=404),
             data={"active": "neither"}),
         "supervisor.schedule_exam": Case("POST", f"/supervisor/trainees/{t}/exams",
-                                         staff_only(302, other_supervisor=404),
+                                         staff_changes(302, other_supervisor=404),
                                          data={"kind": "no-such-drill"}),
         "supervisor.replay_attempt": Case("GET", f"/supervisor/attempts/{a}/replay",
                                           staff_only(other_supervisor=404)),
         "admin.users": Case("GET", "/admin/users", every(403, admin=200)),
         "admin.new_supervisor": Case("GET", "/admin/supervisors/new", every(403, admin=200)),
+        "admin.new_manager": Case("GET", "/admin/managers/new", every(403, admin=200)),
         "admin.set_active": Case("POST", f"/admin/users/{t}/active", every(403, admin=400),
                                  data={"active": "neither"}),
         "admin.audit_log": Case("GET", "/admin/audit", every(403, admin=200)),
+        "admin.settings": Case("GET", "/admin/settings", every(403, admin=200)),
+        "admin.reset_password": Case("GET", f"/admin/users/{t}/password", every(403, admin=200)),
+        "manager.house_ways": Case("GET", "/manager/house-ways",
+                                   every(403, manager=200, admin=200)),
     }
 
 
@@ -137,6 +150,7 @@ def world(app, make_user, make_group) -> dict[str, Any]:
     trainee = make_user(Role.TRAINEE, login="t-one", group_id=group)
     peer = make_user(Role.TRAINEE, login="t-two", group_id=group)
     admin = make_user(Role.ADMIN, login="root")
+    manager = make_user(Role.MANAGER, login="boss")
     client = app.test_client()
     login(client, trainee)
     start = post_form(client, "/drills/action/start", {"mode": "practice"})
@@ -166,7 +180,7 @@ def world(app, make_user, make_group) -> dict[str, Any]:
         assert certification.record_results([trainee.id]) == 1
     return {
         "accounts": {"trainee": trainee, "other_trainee": peer, "supervisor": sup,
-                     "other_supervisor": other_sup, "admin": admin},
+                     "other_supervisor": other_sup, "manager": manager, "admin": admin},
         "ids": {"session": session_id, "attempt": attempt_id, "exam": exam_id,
                 "group": group, "trainee": trainee.id, "hand": hand_id},
     }

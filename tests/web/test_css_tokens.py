@@ -90,10 +90,26 @@ def test_every_token_a_stylesheet_uses_is_defined() -> None:
     text = _without_comments(TOKENS_FILE.read_text(encoding="utf-8"))
     start, end = _token_block(text)
     defined = set(re.findall(r"--([\w-]+):", text[start:end]))
-    used = set()
+    used, local = set(), set()
     for sheet in CSS.glob("*.css"):
-        used |= set(re.findall(r"var\(--([\w-]+)", sheet.read_text(encoding="utf-8")))
-    assert used - defined == set()
+        sheet_text = _without_comments(sheet.read_text(encoding="utf-8"))
+        used |= set(re.findall(r"var\(--([\w-]+)", sheet_text))
+        if sheet != TOKENS_FILE:
+            # A layout variable a sheet sets itself (the seats' --x, --y): not a colour token.
+            local |= set(re.findall(r"(?<![\w-])--([\w-]+)\s*:", sheet_text))
+    assert used - defined - local == set()
+    assert not local & defined, "a sheet redefines a token of app.css :root"
+
+
+CHARTS = ROOT / "trainer" / "web" / "charts.py"
+
+
+def test_the_server_drawn_charts_write_no_colour_of_their_own() -> None:
+    """The SVG charts take their colours from classes (app.css tokens) or currentColor."""
+    text = CHARTS.read_text(encoding="utf-8")
+    found = [f"{CHARTS.relative_to(ROOT).as_posix()}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+             for m in LITERAL.finditer(text)]
+    assert found == [], "colours written in the charts:\n" + "\n".join(found)
 
 
 def test_the_scan_finds_each_form_of_colour(tmp_path: Path) -> None:

@@ -101,6 +101,8 @@ def wrong_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
     if kind == "foul-check":
         return {"fouled": not right["fouled"],
                 **({"front": question["front"]} if not right["fouled"] else {})}
+    if kind == "bonus":
+        return {**right, "paid_cents": right["paid_cents"] + 100}
     if "category" in right:
         return {"category": "five_aces" if right["category"] != "five_aces" else "high_card"}
     return {"winner": "b" if right["winner"] != "b" else "a"}
@@ -219,13 +221,16 @@ def test_group_settings_set_length_and_time_limit(app: Flask, client: FlaskClien
         assert db.session.get(DrillSession, session_id).group_id == group_id
 
 
-def test_practice_has_no_clock_and_names_the_rule_family(app: Flask, signed_in: FlaskClient) -> None:
+def test_practice_has_no_clock_and_hints_at_the_rule_family_in_words(
+        app: Flask, signed_in: FlaskClient) -> None:
     session_id = start(signed_in, "house-way", mode="practice")
     data = fetch_question(signed_in, session_id).get_json()
     assert data["time_limit_ms"] is None and data["remaining_ms"] is None
     question, context = issued(app, session_id)
-    family = get_drill("house-way").rule_of(question, context).split(".")[0]
-    assert family.replace("-", " ") in data["hint"]
+    rule = get_drill("house-way").rule_of(question, context)
+    # The family in words and what to look at (issue 16), never the id.
+    assert data["hint"] == get_drill("house-way").hint(rule) and "look" in data["hint"]
+    assert rule not in data["hint"] and rule.split(".")[0] not in data["hint"].split()
 
 
 # --- answers -------------------------------------------------------------------

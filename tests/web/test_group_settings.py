@@ -13,6 +13,7 @@ from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
 from trainer.extensions import db
 from trainer.models import AuditLog, DrillSession, Group, Role
 from trainer.services import drills as drill_service
+from trainer.web.names import profile_name
 from web.helpers import login, post_form
 
 _ROW = re.compile(r"<tr>(.*?)</tr>", re.S)
@@ -53,8 +54,9 @@ def test_settings_page_of_a_group_created_in_the_app_shows_its_history_in_words(
     text = page.get_data(as_text=True)
     rows = {row[3]: row for row in _history(text)}
     assert rows["Group name"][2:] == ["Group created", "Group name", "—", "Night shift"]
-    assert rows["House way"][4:] == ["—", "foxwoods"]
-    assert rows["Table rules"][4:] == ["—", DEFAULT_PROFILE]
+    # Values in words: the casino's name and the profile's title, never their ids.
+    assert rows["House way"][4:] == ["—", "Foxwoods (Connecticut)"]
+    assert rows["Table rules"][4:] == ["—", profile_name(DEFAULT_PROFILE)]
     assert all(row[1] == "Sup" for row in rows.values())
     history = text.split('id="history"', 1)[1]
     for raw in ("null", "{", "Undefined", "house_way"):
@@ -86,14 +88,17 @@ def test_history_renders_any_audit_entry_whatever_its_shape(app, client, supervi
     assert page.status_code == 200
     rows = _history(page.get_data(as_text=True))
     cells = [row[2:] for row in rows]
-    assert ["Settings changed", "Table rules", "nevada", "california"] in cells
+    assert ["Settings changed", "Table rules", profile_name("nevada"),
+            profile_name("california")] in cells
     title = get_drill("house-way").title
     assert ["Settings changed", f"Drills › {title} › Questions per session", "—", "7"] in cells
     assert ["Settings changed", f"Certification › {title} › Minimum accuracy (%)", "—", "97.5"] in cells
-    assert ["group.archive", "Group name", "Day shift", "—"] in cells
-    assert ["group.import", "—", "—", "—"] in cells
-    assert ["group.note", "—", "a, 1, —", "plain text"] in cells
-    assert ["group.future", "Weird key", "—", "3"] in cells
+    # Actions without words of their own are their names in words, never the raw key.
+    assert ["Group archive", "Group name", "Day shift", "—"] in cells
+    assert ["Group import", "—", "—", "—"] in cells
+    assert ["Group note", "—", "a, 1, —", "plain text"] in cells
+    assert ["Group future", "Weird key", "—", "3"] in cells
+    assert ["Group future", "Colour scheme › Deep › Er", "1, X: yes", "—"] in cells
     assert ["Settings changed", "Group name", "A", "B"] in cells
     assert [row[1] for row in rows if row[4:] == ["A", "B"]] == ["—"]  # the actor's account is gone
 
@@ -130,8 +135,10 @@ def test_every_engine_profile_is_selectable_saved_and_drives_the_groups_drills(
     page = client.get(f"/supervisor/groups/{group_id}/edit").get_data(as_text=True)
     assert re.search(rf'<option selected value="{profile}">|<option value="{profile}" selected', page)
     cells = [row[2:] for row in _history(page)]
-    assert cells[0] == ["Settings changed", "Table rules", other, profile]
-    assert cells[1] == ["Settings changed", "Table rules", profile, other]
+    assert cells[0] == ["Settings changed", "Table rules", profile_name(other),
+                        profile_name(profile)]
+    assert cells[1] == ["Settings changed", "Table rules", profile_name(profile),
+                        profile_name(other)]
     with app.app_context():
         assert db.session.get(Group, group_id).profile == profile
         assert drill_service.DrillSettings.for_user(trainee.id).profile == profile

@@ -146,3 +146,57 @@ def test_new_migrations_get_numbered_file_names() -> None:
     config = configparser.ConfigParser(interpolation=None)
     config.read(MIGRATIONS / "alembic.ini")
     assert config.get("alembic", "file_template", fallback=None) == "%%(rev)s_%%(slug)s"
+
+
+def _roles_and_counts() -> tuple[dict[str, tuple[str, bool, str | None]], dict[str, int]]:
+    rows = db.session.execute(sa.text(
+        "SELECT login, role, active, deactivated_by_role FROM users")).all()
+    counts = {table: db.session.execute(sa.text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+              for table in ("users", "groups", "memberships")}
+    return {login: (role, bool(active), by) for login, role, active, by in rows}, counts
+
+
+def test_manager_role_migration_keeps_every_row_and_its_downgrade_deactivates_managers(
+        empty_app: Flask) -> None:
+    # 0009 rebuilds the users table on SQLite (a CHECK constraint cannot be altered):
+    # the groups and memberships that refer to it must survive, both ways.
+    with empty_app.app_context():
+        flask_migrate.upgrade(revision="0008_time_zones_exam_foul_policy")
+        now = datetime(2026, 12, 3, 12, 0)
+        for login, role in (("sup", "supervisor"), ("tra", "trainee")):
+            db.session.execute(sa.text(
+                "INSERT INTO users (name, login, password_hash, role, active, created_at) "
+                "VALUES (:n, :n, 'x', :r, :on, :at)"), {"n": login, "r": role, "on": True, "at": now})
+        sup, tra = (db.session.execute(sa.text("SELECT id FROM users WHERE login = :l"),
+                                       {"l": login}).scalar_one() for login in ("sup", "tra"))
+        db.session.execute(sa.text(
+            "INSERT INTO groups (name, supervisor_id, house_way, profile, settings, created_at) "
+            "VALUES ('Day', :s, 'trump-plaza', 'nevada', '{}', :at)"), {"s": sup, "at": now})
+        group = db.session.execute(sa.text("SELECT id FROM groups")).scalar_one()
+        db.session.execute(sa.text("INSERT INTO memberships (user_id, group_id, joined_at) "
+                                   "VALUES (:u, :g, :at)"), {"u": tra, "g": group, "at": now})
+        db.session.commit()
+        with pytest.raises(sa.exc.IntegrityError):   # before 0009 there is no manager
+            db.session.execute(sa.text("UPDATE users SET role = 'manager' WHERE login = 'sup'"))
+        db.session.rollback()
+        db.session.remove()
+
+        flask_migrate.upgrade()
+        roles, counts = _roles_and_counts()
+        assert counts == {"users": 2, "groups": 1, "memberships": 1}
+        db.session.execute(sa.text(
+            "INSERT INTO users (name, login, password_hash, role, active, created_at) "
+            "VALUES ('boss', 'boss', 'x', 'manager', :on, :at)"), {"on": True, "at": now})
+        db.session.commit()
+        db.session.remove()
+
+        flask_migrate.downgrade(revision="0008_time_zones_exam_foul_policy")
+        roles, counts = _roles_and_counts()
+        assert counts == {"users": 3, "groups": 1, "memberships": 1}
+        # The manager is kept, but as an inactive supervisor only an admin may reactivate.
+        assert roles["boss"] == ("supervisor", False, "admin")
+        assert roles["sup"] == ("supervisor", True, None)
+        db.session.remove()
+        flask_migrate.upgrade()
+        checks = sa.inspect(db.engine).get_check_constraints("users")
+    assert any("'manager'" in check["sqltext"] for check in checks)

@@ -20,7 +20,7 @@ def test_a_supervisor_cannot_reactivate_an_account_an_admin_deactivated(
     boss, sup = app.test_client(), app.test_client()
     login(boss, admin)
     login(sup, supervisor)
-    post_form(boss, f"/admin/users/{trainee.id}/active", {"active": "0"})
+    post_form(boss, f"/admin/users/{trainee.id}/active", {"active": "0", "confirm": "1"})
     response = post_form(sup, f"/supervisor/trainees/{trainee.id}/active", {"active": "1"},
                          follow_redirects=True)
     assert "Only an account of role admin or higher can reactivate" in response.get_data(as_text=True)

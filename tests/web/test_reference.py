@@ -82,7 +82,8 @@ def test_every_rule_appears_on_its_sheet_with_its_text(signed_in: FlaskClient, p
     for rule in way.rules:
         block = blocks[rule.id]
         assert str(escape(rule.text)) in block
-        assert f'<code class="rule-id">{rule.id}</code>' in block
+        # The rule's short name shows; its id only as the tooltip (docs/house-ways.md).
+        assert f'<strong class="rule-short" title="{rule.id}">{escape(rule.short)}:</strong>' in block
         assert f'class="rule-number">{rule.number}<' in block
         if rule.resolved:
             assert str(escape(rule.resolved)) in block
@@ -234,7 +235,8 @@ def test_look_up_shows_the_setting_and_the_rule(signed_in: FlaskClient) -> None:
     setting = load("trump-plaza").set("As Kd Th 9c 9d 4s JK")
     assert f'id="lookup-front" data-cards="{" ".join(card_list(setting.front))}"' in html
     assert f'id="lookup-back" data-cards="{" ".join(card_list(setting.back))}"' in html
-    assert f'<code id="lookup-rule-id">{setting.rule}</code>' in html
+    rule = load("trump-plaza").rule(setting.rule)
+    assert f'<span id="lookup-rule-id" title="{setting.rule}">{escape(rule.short)}</span>' in html
     assert str(escape(load("trump-plaza").rule(setting.rule).text)) in html
     # The shared link carries the cards, in canonical notation.
     assert "/house-way/look-up?cards=As+Kd+Th+9c+9d+4s+JK&amp;preset=trump-plaza" in html

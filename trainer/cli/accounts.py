@@ -10,6 +10,7 @@ from trainer.services.drills import settle_overdue
 from trainer.services.group_settings import GroupSettings
 
 DEMO_SUPERVISOR = ("demo-supervisor", "Demo Supervisor (demo)", "demo-supervisor-pw")
+DEMO_MANAGER = ("demo-manager", "Demo Manager (demo)", "demo-manager-pw")
 DEMO_GROUP = "Demo group (demo)"
 DEMO_TRAINEES = (
     ("demo-trainee1", "Demo Trainee One (demo)"),
@@ -21,7 +22,8 @@ DEMO_TRAINEE_PASSWORD = "demo-trainee-pw"
 
 def demo_logins() -> list[tuple[str, str, str]]:
     """Return (role, login, password) for every demo account."""
-    rows = [(Role.SUPERVISOR.value, DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2])]
+    rows = [(Role.MANAGER.value, DEMO_MANAGER[0], DEMO_MANAGER[2]),
+            (Role.SUPERVISOR.value, DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2])]
     rows += [(Role.TRAINEE.value, login, DEMO_TRAINEE_PASSWORD) for login, _name in DEMO_TRAINEES]
     return rows
 
@@ -57,10 +59,14 @@ def create_user(role: str, login: str, name: str | None, password: str) -> None:
 @click.command("seed-demo")
 @with_appcontext
 def seed_demo() -> None:
-    """Add a demo supervisor, a demo group and three demo trainees (skipped if present)."""
+    """Add a demo manager, supervisor, group and three trainees (skipped if present)."""
     login, name, password = DEMO_SUPERVISOR
+    # A demo seeded before managers existed gets its manager on the next run.
+    added_manager = _add_demo_manager()
     if _login_exists(login):
-        click.echo("Demo accounts already present; nothing to do.")
+        db.session.commit()
+        click.echo("Demo manager added." if added_manager
+                   else "Demo accounts already present; nothing to do.")
         _echo_demo_logins()
         return
     supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
@@ -76,6 +82,17 @@ def seed_demo() -> None:
     db.session.commit()
     click.echo("Demo accounts created.")
     _echo_demo_logins()
+
+
+def _add_demo_manager() -> bool:
+    """Add the demo table-games manager unless its login exists; return whether it was added."""
+    login, name, password = DEMO_MANAGER
+    if _login_exists(login):
+        return False
+    manager = User(name=name, login=login, role=Role.MANAGER)
+    manager.set_password(password)
+    db.session.add(manager)
+    return True
 
 
 @click.command("sweep-timeouts")

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from trainer.cli import house_way
+from trainer.cli import bonus, house_way
 from trainer.cli.io import fail, json_object, run_one, stream_jsonl
 from trainer.engine.action import action_position
 from trainer.engine.cards import parse_cards
@@ -173,3 +173,4 @@ def register(cli: click.Group) -> None:
     cli.add_command(settle_command)
     cli.add_command(dice_command)
     house_way.register(cli, hand)
+    bonus.register(cli)

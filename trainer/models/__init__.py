@@ -3,6 +3,7 @@ from trainer.models.audit import AuditLog
 from trainer.models.drill import AppendOnlyError, Attempt, DrillSession, IssuedQuestion
 from trainer.models.exam import CertificationExam, ExamStatus
 from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
+from trainer.models.installation import InstallationSetting
 from trainer.models.security import LoginFailure, UserSession
 from trainer.models.table import GameHand, PlayerGame
 from trainer.models.types import UTCDateTime, utcnow
@@ -20,6 +21,7 @@ __all__ = [
     "ExamStatus",
     "GameHand",
     "Group",
+    "InstallationSetting",
     "IssuedQuestion",
     "LoginFailure",
     "Membership",

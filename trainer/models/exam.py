@@ -48,6 +48,9 @@ class CertificationExam(Model):
     criteria: Mapped[dict[str, Any]] = mapped_column(JSON)
     house_way: Mapped[str] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(64))
+    # The foul policy copied at scheduling too (None on exams scheduled before it was kept:
+    # those take the group's at the start).
+    foul_policy: Mapped[str | None] = mapped_column(String(16))
     session_id: Mapped[int | None] = mapped_column(
         ForeignKey("drill_sessions.id", ondelete="RESTRICT"), unique=True
     )

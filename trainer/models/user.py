@@ -1,4 +1,4 @@
-"""Accounts: trainees, supervisors and admins."""
+"""Accounts: trainees, supervisors, table-games managers and admins."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -27,11 +27,14 @@ class Role(StrEnum):
 
     TRAINEE = "trainee"
     SUPERVISOR = "supervisor"
+    # The table-games manager: owns the house ways and table-rules profiles, prints
+    # sheets, and reads every group's dashboards without changing them.
+    MANAGER = "manager"
     ADMIN = "admin"
 
 
 # Who outranks whom when an account is reactivated.
-ROLE_RANK: dict[str, int] = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.ADMIN: 2}
+ROLE_RANK: dict[str, int] = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.MANAGER: 2, Role.ADMIN: 3}
 
 
 def normalize_login(login: str) -> str:
@@ -40,12 +43,12 @@ def normalize_login(login: str) -> str:
 
 
 class User(UserMixin, Model):
-    """A person who signs in: a trainee, a supervisor or an admin."""
+    """A person who signs in: a trainee, a supervisor, a manager or an admin."""
 
     __tablename__ = "users"
     __table_args__ = (
         CheckConstraint(
-            "role IN ('trainee', 'supervisor', 'admin')", name="role"
+            "role IN ('trainee', 'supervisor', 'manager', 'admin')", name="role"
         ),
     )
 
@@ -62,6 +65,8 @@ class User(UserMixin, Model):
     # The role of whoever deactivated the account: only that role or a higher
     # one may reactivate it (None while active).
     deactivated_by_role: Mapped[str | None] = mapped_column(String(16))
+    # The zone the user reads times in (an IANA name); None: the room's, then the browser's.
+    time_zone: Mapped[str | None] = mapped_column(String(64))
 
     membership: Mapped[Membership | None] = relationship(
         back_populates="user", cascade="all, delete-orphan", uselist=False

@@ -18,6 +18,7 @@ Modes:
 """
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import statistics
@@ -27,12 +28,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
-from trainer.engine.house_way import rule_family
+from trainer.engine.drills.explain import Feedback
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
 from trainer.models import (
@@ -282,17 +283,18 @@ class _Loaded(NamedTuple):
     exam: CertificationExam | None
 
 
-def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded:
-    """Read, in one statement, the user's session, its question at ``position`` (else its
-    latest), whether that is answered, and its exam row; SessionNotFound for anyone else's.
+@functools.cache
+def _load_statement(latest: bool) -> Any:
+    """Build, once per process, the read of ``_load``: a session, one question, its EXISTS, its exam.
 
-    Showing and answering a question each start with this one read (issue 15: at
-    most four statements a request, the sign-in's included).
+    The session id (and the position, unless ``latest``) are bound parameters, so a
+    request only executes it: building the select anew cost about as much as running it.
     """
-    if position is None:
+    if latest:
         on = IssuedQuestion.session_id == DrillSession.id
     else:
-        on = and_(IssuedQuestion.session_id == DrillSession.id, IssuedQuestion.position == position)
+        on = and_(IssuedQuestion.session_id == DrillSession.id,
+                  IssuedQuestion.position == bindparam("position"))
     answered = select(Attempt.id).where(
         Attempt.session_id == IssuedQuestion.session_id, Attempt.position == IssuedQuestion.position
     ).exists()
@@ -300,11 +302,24 @@ def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded
         select(DrillSession, IssuedQuestion, answered, CertificationExam)
         .outerjoin(IssuedQuestion, on)
         .outerjoin(CertificationExam, CertificationExam.session_id == DrillSession.id)
-        .where(DrillSession.id == session_id)
+        .where(DrillSession.id == bindparam("session_id"))
     )
-    if position is None:
+    if latest:
         query = query.order_by(IssuedQuestion.position.desc()).limit(1)
-    row = db.session.execute(query).first()
+    return query
+
+
+def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded:
+    """Read, in one statement, the user's session, its question at ``position`` (else its
+    latest), whether that is answered, and its exam row; SessionNotFound for anyone else's.
+
+    Showing and answering a question each start with this one read (issue 15: at
+    most four statements a request, the sign-in's included).
+    """
+    params: dict[str, int] = {"session_id": session_id}
+    if position is not None:
+        params["position"] = position
+    row = db.session.execute(_load_statement(position is None), params).first()
     if row is None or row[0].user_id != user_id:
         raise SessionNotFound("There is no such drill session of yours.")
     return _Loaded(row[0], row[1], bool(row[2]), row[3])
@@ -442,7 +457,8 @@ def _view(session: DrillSession, issued: IssuedQuestion) -> IssuedView:
     shown = {k: v for k, v in issued.question.items() if k != "seed"}
     hint = None
     if session.mode == "practice" and issued.rule_id:
-        hint = rule_family(issued.rule_id)
+        # The rule family in words and what to look at (the drill's own hint).
+        hint = get_drill(session.kind).hint(issued.rule_id)
     return IssuedView(
         session_id=session.id,
         position=issued.position,
@@ -479,6 +495,8 @@ class AnswerResult:
     answer: Any
     question: dict[str, Any]
     grade: Grade
+    # The answer in words (what was said, what was right, why); None in an exam.
+    feedback: Feedback | None = None
 
     @property
     def sealed(self) -> bool:
@@ -506,6 +524,8 @@ class AnswerResult:
             explanation=grade["explanation"],
             parts=grade["parts"],
         )
+        if self.feedback is not None:
+            data["feedback"] = self.feedback.as_dict()
         return data
 
 
@@ -596,6 +616,8 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
         answer=answer,
         question=issued.question,
         grade=grade,
+        feedback=None if session.mode == "exam" else drill.feedback(
+            issued.question, answer, context, grade, timed_out),
     )
 
 
@@ -646,6 +668,13 @@ def answer_key(question: dict[str, Any], context: DrillContext) -> dict[str, Any
     """Return the right answer to a question (for replays, reports and tests)."""
     kind = question["kind"]
     return get_drill(kind).grade(question, _PROBES[kind](question), context).correct_answer
+
+
+def replay_question(attempt: Attempt) -> dict[str, Any]:
+    """Deal an attempt's question again from its seed and context: a round's step as it was shown."""
+    stored = attempt.question if isinstance(attempt.question, dict) else {}
+    context = _context(stored.get("context") or {})
+    return _step_question(attempt.kind, attempt.seed, context, attempt.position)
 
 
 def regrade(attempt: Attempt) -> Grade:

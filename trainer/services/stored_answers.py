@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from trainer.engine.drills import DRILLS, DrillContext
+from trainer.engine.drills.explain import Feedback
 from trainer.engine.profiles import FoulPolicy
 
 # How much of an unreadable question or answer is shown.
@@ -100,3 +101,21 @@ def shown_attempt(kind: str, question: Any, answer: Any) -> ShownAttempt:
     """Return what a page may show of an attempt's question and answer."""
     readable = readable_question(kind, question)
     return ShownAttempt(readable, excerpt(question), _shown_answer(kind, readable, answer))
+
+
+def attempt_feedback(kind: str, question: Any, answer: Any, timed_out: bool = False
+                     ) -> Feedback | None:
+    """Return a stored attempt's feedback in words, as the trainee got it; None if unreadable.
+
+    The question is graded again under the context stored with it (old rows of
+    generator 1 included); an answer that does not fit the drill counts as none.
+    """
+    readable = readable_question(kind, question)
+    if readable is None:
+        return None
+    given = _shown_answer(kind, readable, answer)
+    try:
+        return DRILLS[kind].feedback(readable, given.answer, stored_context(question),
+                                     timed_out=timed_out)
+    except UNREADABLE_ERRORS:
+        return None

@@ -1,19 +1,23 @@
-"""Admin pages: the list of accounts and creating supervisors."""
+"""Admin pages: accounts (create, reset a password, deactivate), the audit log, the room's time zone."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import AuditLog, Role, User, normalize_login
 from trainer.models.types import ID_MAX, bounded_int
-from trainer.services import audit
+from trainer.services import audit, time_zones
 from trainer.web.access import role_required
-from trainer.web.forms import NewAccountForm, add_error
+from trainer.web.change_history import audit_rows
+from trainer.web.forms import NewAccountForm, ResetPasswordForm, TimeZoneForm, add_error
 
 AUDIT_PAGE_SIZE = 100
+ROLE_NAMES = {Role.TRAINEE: _l("trainee"), Role.SUPERVISOR: _l("supervisor"),
+              Role.MANAGER: _l("table-games manager"), Role.ADMIN: _l("admin")}
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -23,35 +27,51 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def users() -> str:
     """List every account."""
     accounts = db.session.execute(db.select(User).order_by(User.role, User.login)).scalars()
-    return render_template("admin/users.html", users=list(accounts))
+    return render_template("admin/users.html", users=list(accounts), role_names=ROLE_NAMES)
 
 
 @bp.route("/supervisors/new", methods=["GET", "POST"])
 @role_required(Role.ADMIN)
 def new_supervisor() -> str | Response:
     """Create a supervisor account."""
+    return _new_account(Role.SUPERVISOR)
+
+
+@bp.route("/managers/new", methods=["GET", "POST"])
+@role_required(Role.ADMIN)
+def new_manager() -> str | Response:
+    """Create a table-games manager account."""
+    return _new_account(Role.MANAGER)
+
+
+def _new_account(role: Role) -> str | Response:
+    """Show and take the new-account form for a supervisor or a manager."""
     form = NewAccountForm()
     if form.validate_on_submit():
         login = normalize_login(form.login.data or "")
         if db.session.execute(db.select(User.id).filter_by(login=login)).first():
             add_error(form.login, _("That login is taken."))
         else:
-            user = User(name=(form.name.data or "").strip(), login=login, role=Role.SUPERVISOR)
+            user = User(name=(form.name.data or "").strip(), login=login, role=role)
             user.set_password(form.password.data or "")
             db.session.add(user)
             db.session.flush()
             audit.record(current_user.id, "account.create", "user", user.id,
                          new=audit.account_fields(user))
             db.session.commit()
-            flash(_("Supervisor %(name)s created.", name=user.name), "success")
+            if role == Role.MANAGER:
+                flash(_("Table-games manager %(name)s created.", name=user.name), "success")
+            else:
+                flash(_("Supervisor %(name)s created.", name=user.name), "success")
             return redirect(url_for("admin.users"))
-    return render_template("admin/new_supervisor.html", form=form)
+    heading = _("New table-games manager") if role == Role.MANAGER else _("New supervisor")
+    return render_template("admin/new_supervisor.html", form=form, heading=heading)
 
 
 @bp.route("/users/<id:user_id>/active", methods=["POST"])
 @role_required(Role.ADMIN)
-def set_active(user_id: int) -> Response:
-    """Deactivate an account (ending its sessions) or reactivate it."""
+def set_active(user_id: int) -> str | Response:
+    """Deactivate an account (ending its sessions, after a confirmation page) or reactivate it."""
     user = db.session.get(User, user_id)
     if user is None:
         abort(404)
@@ -61,6 +81,9 @@ def set_active(user_id: int) -> Response:
     if user.id == current_user.id:
         flash(_("You cannot deactivate your own account."), "error")
         return redirect(url_for("admin.users"))
+    if wanted == "0" and user.active and request.form.get("confirm") != "1":
+        # A deactivation ends the user's sessions: ask first, with a plain form (no script).
+        return render_template("admin/confirm_deactivate.html", user=user)
     try:
         audit.change_active(current_user.id, current_user.role, user, wanted == "1")
     except audit.ReactivationRefused as error:
@@ -70,6 +93,43 @@ def set_active(user_id: int) -> Response:
     flash(_("%(name)s is now %(state)s.", name=user.name,
             state=_("active") if user.active else _("inactive")), "success")
     return redirect(url_for("admin.users"))
+
+
+@bp.route("/users/<id:user_id>/password", methods=["GET", "POST"])
+@role_required(Role.ADMIN)
+def reset_password(user_id: int) -> str | Response:
+    """Give a supervisor, a manager (or a trainee) a new password, as supervisors do for trainees."""
+    user = db.session.get(User, user_id)
+    if user is None or user.role == Role.ADMIN:
+        abort(404)
+    form = ResetPasswordForm()
+    form.account_login = user.login
+    if form.validate_on_submit():
+        user.set_password(form.password.data or "")
+        audit.record(current_user.id, "account.password-reset", "user", user.id)
+        db.session.commit()
+        flash(_("New password set for %(name)s.", name=user.name), "success")
+        return redirect(url_for("admin.users"))
+    return render_template("supervisor/reset_password.html", form=form, trainee=user)
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@role_required(Role.ADMIN)
+def settings() -> str | Response:
+    """Set the training room's time zone, the one every page shows times in by default."""
+    form = TimeZoneForm()
+    if request.method == "GET":
+        form.time_zone.data = time_zones.installation_zone() or ""
+    if form.validate_on_submit():
+        try:
+            time_zones.set_installation_zone(current_user.id, form.time_zone.data or "")
+        except ValueError as error:
+            add_error(form.time_zone, str(error))
+        else:
+            db.session.commit()
+            flash(_("The training room's time zone is saved."), "success")
+            return redirect(url_for("admin.settings"))
+    return render_template("admin/settings.html", form=form)
 
 
 @bp.route("/audit")
@@ -86,5 +146,6 @@ def audit_log() -> str:
         query.limit(AUDIT_PAGE_SIZE + 1).offset((page - 1) * AUDIT_PAGE_SIZE)
     ).scalars().all()
     users = {u.id: u for u in db.session.execute(db.select(User)).scalars()}
-    return render_template("admin/audit.html", rows=rows[:AUDIT_PAGE_SIZE], users=users,
+    shown = rows[:AUDIT_PAGE_SIZE]
+    return render_template("admin/audit.html", rows=audit_rows(shown, users), entries=shown,
                            page=page, more=len(rows) > AUDIT_PAGE_SIZE, action=action)

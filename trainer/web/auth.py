@@ -1,4 +1,4 @@
-"""Signing in and out, and changing one's own password."""
+"""Signing in and out, changing one's own password, and one's own time zone."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -10,10 +10,11 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import User, normalize_login
-from trainer.services import audit, throttle
+from trainer.services import audit, throttle, time_zones
 from trainer.web import sessions
 from trainer.web.access import safe_next
-from trainer.web.forms import ChangePasswordForm, LoginForm, add_error
+from trainer.web.forms import ChangePasswordForm, LoginForm, TimeZoneForm, add_error
+from trainer.web.time_zones import browser_zone
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -97,3 +98,23 @@ def change_password() -> str | Response:
             flash(_("Your password is changed."), "success")
             return redirect(url_for("main.index"))
     return render_template("auth/password.html", form=form)
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def account() -> str | Response:
+    """Choose the time zone the signed-in user reads times in (empty: the room's or the browser's)."""
+    form = TimeZoneForm()
+    if request.method == "GET":
+        form.time_zone.data = current_user.time_zone or ""
+    if form.validate_on_submit():
+        try:
+            time_zones.set_user_zone(current_user.id, form.time_zone.data or "")
+        except ValueError as error:
+            add_error(form.time_zone, str(error))
+        else:
+            db.session.commit()
+            flash(_("Your time zone is saved."), "success")
+            return redirect(url_for("auth.account"))
+    return render_template("auth/account.html", form=form, browser_zone=browser_zone(),
+                           room_zone=time_zones.installation_zone())

@@ -4,12 +4,13 @@ An entry's ``old`` and ``new`` may each be None (a creation has no old values,
 a deletion no new ones), a dict of any keys, a list or a plain value. Both are
 flattened to leaves (``settings`` -> drills -> kind -> length) and each leaf
 that differs is one row; nothing about an entry's shape is assumed, so a new
-action or a new key renders without a change here.
+action or a new key renders without a change here. Values are words (a house way
+by its casino, trainer/web/names.py), a dict is "key: value" in words, never JSON;
+``audit_rows`` gives the admin's audit log the same words, one entry a row.
 """
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,14 +18,28 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from trainer.web import drill_kinds
+from trainer.web import drill_kinds, names
 
 MISSING = object()
 MAX_DEPTH = 6
 ACTIONS = {
     "group.create": _l("Group created"),
     "group.settings": _l("Settings changed"),
+    "account.create": _l("Account created"),
+    "account.activate": _l("Account reactivated"),
+    "account.deactivate": _l("Account deactivated"),
+    "account.password-reset": _l("Password reset"),
+    "account.password-change": _l("Password changed"),
+    "sign-in": _l("Signed in"),
+    "sign-out": _l("Signed out"),
+    "sign-in.failed": _l("Sign-in refused"),
+    "exam.schedule": _l("Exam scheduled"),
+    "installation.settings": _l("Installation settings changed"),
 }
+TARGETS = {"user": _l("Account"), "group": _l("Group"), "exam": _l("Exam"),
+           "installation": _l("Installation")}
+# Internal ids said elsewhere in words (the target, the login): not shown.
+HIDDEN = frozenset({"session", "trainee_id", "group_id"})
 LABELS = {
     "name": _l("Group name"),
     "house_way": _l("House way"),
@@ -39,7 +54,18 @@ LABELS = {
     "max_median_s": _l("Median time at most (s)"),
     "exam_length": _l("Exam questions"),
     "exam_time_limit_s": _l("Exam seconds per question"),
+    "login": _l("Login"),
+    "role": _l("Role"),
+    "active": _l("Active"),
+    "address": _l("Address"),
+    "kind": _l("Drill"),
+    "time_limit_ms": _l("Seconds per question"),
+    "criteria": _l("To pass"),
+    "time_zone": _l("Time zone"),
 }
+ROLES = {"trainee": _l("trainee"), "supervisor": _l("supervisor"),
+         "manager": _l("table-games manager"), "admin": _l("admin")}
+FOUL_POLICIES = {"lose": _l("a fouled hand loses"), "house_way": _l("a fouled hand is set the house way")}
 # Containers that add nothing to a label when something more precise follows them.
 QUIET = frozenset({"settings", "criteria"})
 
@@ -75,6 +101,25 @@ def flatten(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> dict[tupl
     return {path: value}
 
 
+def value_words(key: str | None, value: Any) -> str:
+    """Return a setting's value in words, by the setting it is (a house way by its casino)."""
+    if value is MISSING or value is None:
+        return "—"
+    if key == "house_way":
+        return names.house_way_name(value)
+    if key == "profile":
+        return names.profile_name(value)
+    if key == "kind":
+        return names.kind_name(value)
+    if key == "role" and value in ROLES:
+        return str(ROLES[value])
+    if key == "foul_policy" and value in FOUL_POLICIES:
+        return str(FOUL_POLICIES[value])
+    if key == "time_limit_ms" and isinstance(value, int):
+        return words(value / 1000)
+    return words(value)
+
+
 def words(value: Any) -> str:
     """Return a value as plain words: a dash for nothing, yes or no, numbers without noise."""
     if value is MISSING or value is None or value == {} or value == []:
@@ -87,26 +132,29 @@ def words(value: Any) -> str:
         return str(value)
     if isinstance(value, list):
         return ", ".join(words(item) for item in value)
-    return json.dumps(value, sort_keys=True, default=str)
+    if isinstance(value, Mapping):
+        # Never JSON: "key: value" in words.
+        return "; ".join(f"{label((str(k),))}: {value_words(str(k), v)}" for k, v in value.items())
+    return str(value)
 
 
 def label(path: tuple[str, ...]) -> str:
     """Return a setting's name in words from its path of keys."""
     parts = [key for i, key in enumerate(path) if key not in QUIET or i == len(path) - 1]
-    names = []
+    shown = []
     for key in parts:
         if key in LABELS:
-            names.append(str(LABELS[key]))
+            shown.append(str(LABELS[key]))
         elif drill_kinds.get_kind(key) is not None:
-            names.append(drill_kinds.title(key))
+            shown.append(drill_kinds.title(key))
         else:
-            names.append(key.replace("_", " ").replace("-", " ").capitalize())
-    return " › ".join(names) or "—"
+            shown.append(key.replace("_", " ").replace("-", " ").capitalize())
+    return " › ".join(shown) or "—"
 
 
 def action_words(action: str) -> str:
-    """Return an audit action in words; an action without words is shown as recorded."""
-    return str(ACTIONS[action]) if action in ACTIONS else action
+    """Return an audit action in words; an action without words is its name in words."""
+    return str(ACTIONS[action]) if action in ACTIONS else names.words_of(action)
 
 
 def entry_rows(entry: Any) -> list[HistoryRow]:
@@ -117,13 +165,51 @@ def entry_rows(entry: Any) -> list[HistoryRow]:
     action = action_words(entry.action)
     rows = []
     for path in [*new, *(p for p in old if p not in new)]:
-        before, after = old.get(path, MISSING), new.get(path, MISSING)
-        if before == after or words(before) == words(after) == "—":
+        if path and path[-1] in HIDDEN:
             continue
-        rows.append(HistoryRow(entry.at, who, action, label(path), words(before), words(after)))
+        before, after = old.get(path, MISSING), new.get(path, MISSING)
+        key = path[-1] if path else None
+        old_words, new_words = value_words(key, before), value_words(key, after)
+        if before == after or old_words == new_words == "—":
+            continue
+        rows.append(HistoryRow(entry.at, who, action, label(path), old_words, new_words))
     return rows or [HistoryRow(entry.at, who, action, "—", "—", "—")]
 
 
 def history_rows(entries: Iterable[Any]) -> list[HistoryRow]:
     """Return the rows of a change history, entry by entry in the order given."""
     return [row for entry in entries for row in entry_rows(entry)]
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One audit entry in words: when, who, what happened to whom, and each change."""
+
+    at: datetime | None
+    who: str
+    action: str
+    target: str
+    changes: list[HistoryRow]
+
+
+def target_words(entry: Any, users: Mapping[int, Any]) -> str:
+    """Return what an audit entry is about in words (an account by its name and login)."""
+    kind = str(TARGETS.get(entry.target_type, names.words_of(entry.target_type)))
+    if entry.target_type == "user" and entry.target_id in users:
+        user = users[entry.target_id]
+        return f"{kind}: {user.name} ({user.login})"
+    if entry.target_type == "exam" and isinstance(entry.new, dict) and entry.new.get("login"):
+        return f"{kind}: {entry.new['login']}"
+    return kind
+
+
+def audit_rows(entries: Iterable[Any], users: Mapping[int, Any]) -> list[AuditEntry]:
+    """Return audit entries in words; every kind of entry, known or not, without JSON."""
+    shown = []
+    for entry in entries:
+        actor = users.get(entry.actor_id) if entry.actor_id is not None else None
+        changes = [row for row in entry_rows(entry) if row.setting != "—"]
+        shown.append(AuditEntry(entry.at, actor.name if actor is not None else "—",
+                                action_words(entry.action), target_words(entry, users),
+                                changes))
+    return shown

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-# Distinct in colour and in print (the dash patterns tell series apart in grey).
-PALETTE = (
-    ("#0f5132", ""), ("#1f5f99", "6 3"), ("#b06d00", "2 3"), ("#8a2be2", "8 3 2 3"),
-    ("#b02a37", "1 2"),
-)
+# Distinct in colour and in print (the dash patterns tell series apart in grey). The
+# colours are the stylesheet's: class ``series-<n>`` takes ``--series-<n>`` from app.css,
+# so no colour is written here (tests/web/test_css_tokens.py).
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")
+# A sparkline smaller than this is a row of dots nobody reads (issue 16).
+SPARK_MIN_WIDTH, SPARK_MIN_HEIGHT = 60, 16
 
 
 @dataclass(frozen=True)
@@ -43,41 +44,52 @@ def _runs(points: Sequence[tuple[float, float] | None]) -> list[list[tuple[float
 
 
 def sparkline(values: Sequence[float | None], label: str, width: int = 120,
-              height: int = 28, low: float = 0.0, high: float = 1.0) -> Markup:
-    """Draw a small trend line of values between ``low`` and ``high``."""
-    pad = 3
+              height: int = 32, low: float = 0.0, high: float = 1.0,
+              scale: Callable[[float], str] | None = None) -> Markup:
+    """Draw a small trend line of values between ``low`` and ``high``, with its scale.
+
+    The line is drawn in ``currentColor`` (the page's colour for it) over faint guide
+    lines at ``low``, halfway and ``high``; the scale's two ends are written at the
+    right ("100%" and "0%" by default), so the height of the line reads as a figure.
+    """
+    if width < SPARK_MIN_WIDTH or height < SPARK_MIN_HEIGHT:
+        raise ValueError(f"a sparkline is at least {SPARK_MIN_WIDTH}x{SPARK_MIN_HEIGHT} px")
+    scale = scale or (lambda v: f"{v * 100:.0f}%")
+    pad, label_w = 4, 30
+    plot_right = width - label_w
     n = len(values)
-    if not n or all(v is None for v in values):
-        return Markup(
-            '<svg class="chart sparkline" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            'role="img" aria-label="{label}"><line x1="{p}" y1="{y}" x2="{x2}" y2="{y}" '
-            'style="stroke:#d9ddd6;stroke-width:1"/></svg>'
-        ).format(w=width, h=height, label=label, p=pad, y=height - pad, x2=width - pad)
-    step = (width - 2 * pad) / max(1, n - 1)
     span = (high - low) or 1.0
 
-    def at(i: int, v: float) -> tuple[float, float]:
-        v = min(high, max(low, v))
-        return pad + i * step, height - pad - (v - low) / span * (height - 2 * pad)
+    def y_of(v: float) -> float:
+        return height - pad - (min(high, max(low, v)) - low) / span * (height - 2 * pad)
 
-    points = [None if v is None else at(i, v) for i, v in enumerate(values)]
     parts = [
-        '<svg class="chart sparkline" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-        'role="img" aria-label="{label}">'
+        f'<svg class="chart sparkline" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">'
+        f'<title>{escape(label)}</title>'
     ]
+    for v in (low, low + span / 2, high):
+        parts.append(f'<line class="spark-guide" x1="{pad}" y1="{_num(y_of(v))}" '
+                     f'x2="{plot_right}" y2="{_num(y_of(v))}"/>')
+    parts.append(f'<text class="spark-scale" x="{width - 2}" y="{_num(pad + 4)}" '
+                 f'text-anchor="end">{escape(scale(high))}</text>')
+    parts.append(f'<text class="spark-scale" x="{width - 2}" y="{height - 1}" '
+                 f'text-anchor="end">{escape(scale(low))}</text>')
+    step = (plot_right - 2 * pad) / max(1, n - 1)
+    points = [None if v is None else (pad + i * step, y_of(v)) for i, v in enumerate(values)]
     for run in _runs(points):
         if len(run) == 1:
             x, y = run[0]
-            parts.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="1.5" style="fill:#0f5132"/>')
+            parts.append(f'<circle class="spark-dot" cx="{_num(x)}" cy="{_num(y)}" r="2.5"/>')
         else:
             coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in run)
-            parts.append(
-                f'<polyline points="{coords}" style="fill:none;stroke:#0f5132;stroke-width:1.5"/>'
-            )
-    last = next(p for p in reversed(points) if p is not None)
-    parts.append(f'<circle cx="{_num(last[0])}" cy="{_num(last[1])}" r="2.2" style="fill:#0f5132"/>')
+            parts.append(f'<polyline class="spark-line" points="{coords}"/>')
+    drawn = [p for p in points if p is not None]
+    if drawn:
+        x, y = drawn[-1]
+        parts.append(f'<circle class="spark-dot spark-last" cx="{_num(x)}" cy="{_num(y)}" r="3"/>')
     parts.append("</svg>")
-    return Markup("".join(parts)).format(w=width, h=height, label=label)
+    return Markup("".join(parts))
 
 
 def line_chart(series: Sequence[Series], x_labels: Sequence[str], title: str,
@@ -104,8 +116,8 @@ def line_chart(series: Sequence[Series], x_labels: Sequence[str], title: str,
     for t in range(ticks + 1):
         value = low + span * t / ticks
         y = y_at(value)
-        out.append(f'<line x1="{left}" y1="{_num(y)}" x2="{width - right}" y2="{_num(y)}" '
-                   'style="stroke:#d9ddd6;stroke-width:1"/>')
+        out.append(f'<line class="chart-grid" x1="{left}" y1="{_num(y)}" x2="{width - right}" '
+                   f'y2="{_num(y)}"/>')
         out.append(f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end" '
                    f'class="chart-label">{escape(y_format(value))}</text>')
     label_every = max(1, round(n / 6))
@@ -114,18 +126,19 @@ def line_chart(series: Sequence[Series], x_labels: Sequence[str], title: str,
             out.append(f'<text x="{_num(x_at(i))}" y="{height - bottom + 16}" text-anchor="middle" '
                        f'class="chart-label">{escape(label)}</text>')
     for index, line in enumerate(series):
-        colour, dash = PALETTE[index % len(PALETTE)]
-        dash_style = f";stroke-dasharray:{dash}" if dash else ""
+        colour = f"series-{index % len(DASHES)}"
+        dash = DASHES[index % len(DASHES)]
+        dash_style = f' stroke-dasharray="{dash}"' if dash else ""
         points = [None if v is None else (x_at(i), y_at(v)) for i, v in enumerate(line.values)]
         for run in _runs(points):
             coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in run)
-            out.append(f'<polyline class="series" data-series="{escape(line.name)}" points="{coords}" '
-                       f'style="fill:none;stroke:{colour};stroke-width:2{dash_style}"/>')
+            out.append(f'<polyline class="series {colour}" data-series="{escape(line.name)}" '
+                       f'points="{coords}"{dash_style}/>')
             for x, y in run:
-                out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.5" style="fill:{colour}"/>')
+                out.append(f'<circle class="series-dot {colour}" cx="{_num(x)}" cy="{_num(y)}" r="2.5"/>')
         legend_y = height + 18 * index + 4
-        out.append(f'<line x1="{left}" y1="{legend_y}" x2="{left + 24}" y2="{legend_y}" '
-                   f'style="stroke:{colour};stroke-width:2{dash_style}"/>')
+        out.append(f'<line class="series {colour}" x1="{left}" y1="{legend_y}" x2="{left + 24}" '
+                   f'y2="{legend_y}"{dash_style}/>')
         out.append(f'<text x="{left + 30}" y="{legend_y + 4}" class="chart-label">'
                    f'{escape(line.name)}</text>')
     out.append("</svg>")
@@ -149,19 +162,18 @@ def bar_chart(bars: Sequence[tuple[str, float | None]], title: str,
         y = index * (bar_height + gap)
         out.append(f'<text x="{label_w - 8}" y="{y + bar_height * 0.7:.1f}" text-anchor="end" '
                    f'class="chart-label">{escape(label)}</text>')
-        out.append(f'<rect x="{label_w}" y="{y}" width="{plot_w}" height="{bar_height}" '
-                   'style="fill:#eef0ec"/>')
+        out.append(f'<rect class="bar-track" x="{label_w}" y="{y}" width="{plot_w}" '
+                   f'height="{bar_height}"/>')
         if value is not None:
             w = max(0.0, min(1.0, value / high)) * plot_w
             out.append(f'<rect class="bar" x="{label_w}" y="{y}" width="{_num(w)}" '
-                       f'height="{bar_height}" style="fill:#0f5132"/>')
+                       f'height="{bar_height}"/>')
         text = "—" if value is None else value_format(value)
         out.append(f'<text x="{width - value_w + 6}" y="{y + bar_height * 0.7:.1f}" '
                    f'class="chart-label">{escape(text)}</text>')
     for label, value in marks:
         x = label_w + max(0.0, min(1.0, value / high)) * plot_w
-        out.append(f'<line x1="{_num(x)}" y1="0" x2="{_num(x)}" y2="{height}" '
-                   'style="stroke:#b02a37;stroke-width:1.5;stroke-dasharray:3 2">'
+        out.append(f'<line class="bar-mark" x1="{_num(x)}" y1="0" x2="{_num(x)}" y2="{height}">'
                    f'<title>{escape(label)}</title></line>')
     out.append("</svg>")
     return Markup("".join(out))

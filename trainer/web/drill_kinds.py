@@ -64,6 +64,9 @@ KINDS: dict[str, DrillKind] = {
         DrillKind("round", _l("Run a round"),
                   _l("A whole round in order: call the action, set the banker's hand, "
                      "settle every seat."), 60),
+        DrillKind("bonus", _l("Pay the bonus"),
+                  _l("Name the bonus hand of seven cards, answer \"does this qualify?\" "
+                     "and pay the bonus bet by the pay table."), 70),
     )
 }
 

@@ -123,9 +123,8 @@ def question(session_id: int) -> tuple[Response, int] | Response:
         return jsonify(
             finished=True, summary_url=url_for("drills.show_summary", session_id=session_id)
         )
-    hint = None
-    if view.hint:
-        hint = _("This question turns on the %(family)s rules.", family=view.hint.replace("-", " "))
+    # The drill's own hint: the rule family in words and what to look at.
+    hint = view.hint or None
     html = render_template(
         "drills/_question.html",
         kind=view.kind,

@@ -11,10 +11,11 @@ from flask import Flask
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 from trainer.engine.drills import DRILLS, get_drill
-from trainer.services.stored_answers import shown_attempt
-from trainer.web import drill_kinds
+from trainer.services.stored_answers import attempt_feedback, shown_attempt
+from trainer.web import drill_kinds, i18n, names, pay_tables, time_zones
 
 RANK_NAMES = {
     "A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack"), "T": _l("ten"),
@@ -26,15 +27,61 @@ SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 
 
 def card_label(card: str) -> str:
-    """Return a card's accessible name ("ace of spades", "joker"); anything else as written."""
+    """Return a card's accessible name, starting with what the card shows: "Q\u2665, queen of
+    hearts", "JK\u2605, joker" (so a spoken command "click Q\u2665" finds it); junk as written."""
     if card == "JK":
-        return _("joker")
+        return "JK\u2605, " + _("joker")
     if not isinstance(card, str) or len(card) != 2 or card[0] not in RANK_NAMES \
             or card[1] not in SUIT_NAMES:
         # A stored row may hold junk: name it as it is rather than fail the page.
         return str(card)
-    return _("%(rank)s of %(suit)s", rank=str(RANK_NAMES[card[0]]),
-             suit=str(SUIT_NAMES[card[1]]))
+    face = ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+    return face + ", " + _("%(rank)s of %(suit)s", rank=str(RANK_NAMES[card[0]]),
+                           suit=str(SUIT_NAMES[card[1]]))
+
+
+# The drawn cards, per language: (translations, card, size, button, attrs) -> HTML.
+# Only well-formed cards are kept (53 cards, a few sizes and attribute strings the
+# templates write), so it stays small; anything else is drawn each time.
+_CARD_HTML: dict[tuple[Any, ...], Markup] = {}
+
+
+def _draw_card(c: str, size: str, button: bool, attrs: str) -> Markup:
+    joker = c == "JK"
+    rank = "" if joker else ("10" if c[:1] == "T" else c[:1])
+    suit = "" if joker else c[1:2]
+    kind = suit or "joker"
+    label = escape(card_label(c))
+    if button:
+        opening = (f'<button type="button" class="card card-{escape(kind)} {escape(size)}" '
+                   f'data-card="{escape(c)}" aria-label="{label}" {attrs}>')
+    else:
+        opening = (f'<span class="card card-{escape(kind)} {escape(size)}" data-card="{escape(c)}" '
+                   f'role="img" aria-label="{label}">')
+    if joker:
+        face = ('<span class="card-rank" aria-hidden="true">JK</span>'
+                '<span class="card-suit" aria-hidden="true">&#9733;</span>')
+    else:
+        face = (f'<span class="card-rank" aria-hidden="true">{escape(rank)}</span>'
+                f'<span class="card-suit" aria-hidden="true">{escape(SUIT_SYMBOLS.get(suit, ""))}</span>')
+    return Markup(opening + face + ("</button>" if button else "</span>"))
+
+
+def card_html(c: Any, size: str = "", button: bool = False, attrs: str = "") -> Markup:
+    """Draw one playing card (the ``card`` macro of ``_cards.html``), from a per-process cache.
+
+    A question draws seven cards; drawing each through the macro (and translating
+    its name) was most of the question's rendering time (issue 15).
+    """
+    c = c if isinstance(c, str) else str(c)
+    size, attrs = str(size), str(attrs)
+    if c != "JK" and (len(c) != 2 or c[0] not in RANK_NAMES or c[1] not in SUIT_NAMES):
+        return _draw_card(c, size, bool(button), attrs)
+    key = (i18n.translations(), c, size, bool(button), attrs)
+    html = _CARD_HTML.get(key)
+    if html is None:
+        html = _CARD_HTML[key] = _draw_card(c, size, bool(button), attrs)
+    return html
 
 
 def listed(value: Any) -> list[Any]:
@@ -65,11 +112,24 @@ def seconds(ms: float | None) -> str:
 def register(app: Flask) -> None:
     """Make the helpers available to every template."""
     app.jinja_env.globals.update(
-        card_label=card_label, suit_symbols=SUIT_SYMBOLS,
-        shown_attempt=shown_attempt, listed=listed,
+        card_label=card_label, card_html=card_html, suit_symbols=SUIT_SYMBOLS,
+        shown_attempt=shown_attempt, attempt_feedback=attempt_feedback, listed=listed,
         drill_title=drill_title, chance_level=chance_level,
         drill_kind=drill_kinds.get_kind, kind_template=drill_kinds.template,
         get_locale=get_locale,
+        time_zone_label=time_zones.time_zone_label, rule_tag=names.rule_tag,
+        side_bet_table=pay_tables.side_bet_table, pay_charts=pay_tables.pay_charts,
     )
     app.add_template_filter(percent, "percent")
     app.add_template_filter(seconds, "seconds")
+    # Translations looked up once per request, not per string (trainer/web/i18n.py).
+    i18n.install(app)
+    # Words for ids (trainer/web/names.py): ids appear only in title= tooltips and exports.
+    app.add_template_filter(names.rule_name, "rule_name")
+    app.add_template_filter(names.rule_tag, "rule_tag")
+    app.add_template_filter(names.rule_short, "rule_short")
+    app.add_template_filter(names.family_name, "family_name")
+    app.add_template_filter(names.kind_name, "kind_name")
+    app.add_template_filter(names.house_way_name, "house_way_name")
+    app.add_template_filter(names.profile_name, "profile_name")
+    app.add_template_filter(names.outcome_name, "outcome_name")

@@ -96,6 +96,13 @@ class ResetPasswordForm(FlaskForm):
     submit = SubmitField(_l("Reset password"))
 
 
+class TimeZoneForm(FlaskForm):
+    """Choose a time zone by its name (``Europe/London``); empty: the default."""
+
+    time_zone = StringField(_l("Time zone"), validators=[Length(max=64)])
+    submit = SubmitField(_l("Save time zone"))
+
+
 class GroupForm(FlaskForm):
     """Name a group and choose the casino settings it trains on."""
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy import func
 from werkzeug.routing import BuildError
@@ -11,7 +12,9 @@ from werkzeug.wrappers import Response
 from trainer.extensions import db
 from trainer.models import Attempt, Group, Membership, Role, User
 from trainer.services import drills as drill_service
+from trainer.services import progress
 from trainer.services.certification import exams as certification
+from trainer.services.certification.criteria import Readiness
 from trainer.web import drill_kinds
 from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.exam_lock import exam_locked
@@ -19,6 +22,16 @@ from trainer.web.exam_lock import exam_locked
 bp = Blueprint("main", __name__)
 
 RECENT_RESULTS = 20
+# A trainee's own readiness, said to them (the supervisor's pages name it in the third person).
+MY_READINESS = {
+    Readiness.CERTIFIED: _l("You are certified: ready to deal"),
+    Readiness.REFRESHER: _l("Certified, but a criterion has slipped: time for a refresher"),
+    Readiness.EXAM_SCHEDULED: _l("Your exam is scheduled"),
+    Readiness.EXAM_DUE: _l("You meet the criteria: ready for the exam"),
+    Readiness.TRAINING: _l("In training"),
+    Readiness.NO_DATA: _l("No timed practice yet: timed sessions count toward certification"),
+    Readiness.NO_CRITERIA: _l("Your group has no certification criteria"),
+}
 
 
 def get_own_attempt_or_404(attempt_id: int) -> Attempt:
@@ -52,15 +65,13 @@ def drills_url() -> str | None:
         return None
 
 
-def supervised_groups(supervisor_id: int) -> list[tuple[Group, int]]:
-    """Return a supervisor's groups with the number of trainees in each."""
-    rows = db.session.execute(
-        db.select(Group, func.count(Membership.user_id))
-        .outerjoin(Membership, Membership.group_id == Group.id)
-        .filter(Group.supervisor_id == supervisor_id)
-        .group_by(Group.id)
-        .order_by(Group.name)
-    ).all()
+def supervised_groups(supervisor_id: int | None) -> list[tuple[Group, int]]:
+    """Return a supervisor's groups (every group for None) with the number of trainees in each."""
+    query = (db.select(Group, func.count(Membership.user_id))
+             .outerjoin(Membership, Membership.group_id == Group.id))
+    if supervisor_id is not None:
+        query = query.filter(Group.supervisor_id == supervisor_id)
+    rows = db.session.execute(query.group_by(Group.id).order_by(Group.name, Group.id)).all()
     return [(group, count) for group, count in rows]
 
 
@@ -72,19 +83,26 @@ def index() -> str:
         return render_template(
             "main/supervisor_home.html", groups=supervised_groups(current_user.id)
         )
+    if current_user.role == Role.MANAGER:
+        # Every group, read-only, and the house ways the manager owns.
+        return render_template("main/manager_home.html", groups=supervised_groups(None))
     if current_user.role == Role.ADMIN:
         counts = dict(
             db.session.execute(db.select(User.role, func.count()).group_by(User.role)).all()
         )
         return render_template("main/admin_home.html", counts=counts)
     drill_service.settle_overdue(user_ids=[current_user.id])
+    kinds = drill_kinds.drill_kinds()
     return render_template(
         "main/trainee_home.html",
+        progress=progress.trainee_progress(current_user.id, current_user.group,
+                                           [kind.slug for kind in kinds]),
         attempts=recent_attempts(current_user.id),
         exam_running=certification.exam_in_progress(current_user.id),
         group=current_user.group,
         drills_url=drills_url(),
-        drills=[(kind.slug, kind.title) for kind in drill_kinds.drill_kinds()],
+        drills=[(kind.slug, kind.title) for kind in kinds],
+        readiness_names=MY_READINESS,
     )
 
 

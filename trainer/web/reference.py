@@ -34,6 +34,7 @@ from trainer.engine.settlement import commission_cents, payout_cents
 from trainer.models import Group, Role
 from trainer.services import pdf_cache, reference_examples
 from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
+from trainer.web import pay_tables
 from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("reference", __name__)
@@ -171,6 +172,8 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None) -> str:
         wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
         pdf_paper=pdf_paper,
         static_url=_static_file_url if pdf_paper else _static_url,
+        # The group's side bets' pay charts (none for a profile without side bets).
+        charts=pay_tables.pay_charts(default_profile()),
     )
 
 
@@ -222,8 +225,8 @@ def sheet_pdf_key(way: HouseWay, paper: str) -> dict[str, object]:
         "data": way.digest,
         "paper": paper,
         "language": str(get_locale()),
-        # The sheet prints no pay table yet; once it does, the profile's goes here.
-        "pay_tables": None,
+        # The group's pay tables it prints (their data, so an edited table prints anew).
+        "pay_tables": pay_tables.tables_digest(default_profile()),
         "templates": sheet_template_version(),
     }
 
@@ -233,8 +236,11 @@ def cached_sheet_pdf(way: HouseWay, paper: str) -> bytes:
     key = sheet_pdf_key(way, paper)
     cache_dir = Path(current_app.config.get("PDF_CACHE_DIR")
                      or Path(current_app.instance_path) / "pdf-cache")
+    # Sheets printing side bets are kept apart per profile, so groups do not evict each other's.
+    tables = key["pay_tables"]
+    stem = f"{way.name}-{paper}-{key['language']}" + (f"-{default_profile()}" if tables else "")
     return pdf_cache.cached_file(
-        cache_dir, f"{way.name}-{paper}-{key['language']}", key,
+        cache_dir, stem, key,
         lambda: print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper])))
 
 

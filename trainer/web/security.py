@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from flask import Flask, abort, request
+from flask import Flask, abort, g, request, session
 from flask_login import current_user
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -23,6 +23,20 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+
+def _signed_in(app: Flask) -> bool:
+    """Tell whether the response is a signed-in person's, without reading the database for it.
+
+    A view that asked who is signed in has loaded the user already; for one that
+    never did (``/healthz``) the cookies tell: a sign-in in the session or a
+    remember-me cookie counts as signed in (``no-store`` costs nothing there), so
+    the trivial endpoint sends no SQL (issue 15).
+    """
+    if "_login_user" in g:
+        return bool(current_user.is_authenticated)
+    cookie = app.config.get("REMEMBER_COOKIE_NAME", "remember_token")
+    return "_user_id" in session or cookie in request.cookies
 
 
 def register(app: Flask) -> None:
@@ -60,6 +74,6 @@ def register(app: Flask) -> None:
     @app.after_request
     def forbid_storing_signed_in_pages(response: Response) -> Response:
         """Send every signed-in page and export with ``Cache-Control: no-store`` (not static files)."""
-        if request.endpoint != "static" and current_user.is_authenticated:
+        if request.endpoint != "static" and _signed_in(app):
             response.headers["Cache-Control"] = "no-store"
         return response

@@ -8,11 +8,14 @@ in); a password change or a deactivation bumps the version (every session ends).
 """
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from flask_login import current_user, login_user, logout_user
+from sqlalchemy import bindparam
 
 from trainer.extensions import db
 from trainer.models import User, UserSession, utcnow
@@ -23,6 +26,20 @@ _NUMBER = re.compile(r"^[0-9]{1,12}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 # Revoked rows are kept this long (for an admin reading the database), then dropped.
 KEEP_REVOKED = timedelta(days=30)
+
+
+@functools.cache
+def _load_statement() -> Any:
+    """Build, once per process, the sign-in read: the user and their session row's revocation.
+
+    Every signed-in request runs it; token and user id are bound parameters, so a
+    request only executes it (building the select cost about as much as running it).
+    """
+    return (
+        db.select(User, UserSession.revoked_at)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token == bindparam("token"), User.id == bindparam("user_id"))
+    )
 
 
 def load(session_id: str) -> User | None:
@@ -36,11 +53,7 @@ def load(session_id: str) -> User | None:
     uid = parse_id(user_id)
     if uid is None:  # no such row; PostgreSQL would refuse the query
         return None
-    row = db.session.execute(
-        db.select(User, UserSession.revoked_at)
-        .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token == token, User.id == uid)
-    ).first()
+    row = db.session.execute(_load_statement(), {"token": token, "user_id": uid}).first()
     if row is None:
         return None
     user, revoked_at = row

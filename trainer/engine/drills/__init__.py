@@ -2,6 +2,7 @@
 # Importing each kind's module registers it.
 from . import (  # noqa: F401
     action_drill,
+    bonus_drill,
     foul_check,
     hand_reading,
     house_way_drill,

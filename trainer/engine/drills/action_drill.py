@@ -7,6 +7,7 @@ from typing import Any
 
 from ..action import POSITIONS, action_position, table_position
 from .base import Drill, DrillContext, Grade, register
+from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, Schema, Whole
 
 SEATS = tuple(range(1, POSITIONS + 1))
@@ -46,7 +47,11 @@ class ActionDrill(Drill):
         Now and then a player banks from another seat.
         """
         seat = rng.choice(SEATS)
-        banker_seat = 1 if rng.random() < 0.7 else rng.randint(2, POSITIONS)
+        house_banks = rng.random() < 0.7
+        if "action.player-banker" in context.focus_rules:
+            # "My mistakes" on a player banking: a player banks (the seat stays even).
+            house_banks = False
+        banker_seat = 1 if house_banks else rng.randint(2, POSITIONS)
         dice = roll_to_seat(rng, seat, banker_seat)
         others = [s for s in range(1, POSITIONS + 1) if s != banker_seat]
         occupied = sorted([banker_seat, *rng.sample(others, rng.randint(2, 6))])
@@ -82,3 +87,22 @@ class ActionDrill(Drill):
                 f"the first pile.{dead}")
         return Grade(seat == right, self.rule_of(question, context),
                      {"seat": right, "position": position}, text)
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Say which seat the trainee picked and where the count lands."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        return action_feedback(question, answer, grade, timed_out)
+
+
+def action_feedback(question: dict[str, Any], answer: dict[str, Any] | None, grade: Grade,
+                    timed_out: bool) -> Feedback:
+    """Return the feedback on a called action (this drill, a round's first step)."""
+    key = grade.correct_answer
+    said = NO_ANSWER if answer is None else f"You picked seat {answer['seat']}"
+    total = sum(question["dice"])
+    right = (f"the dice total {total} counts {key['position']} from the banker in seat "
+             f"{question['banker_seat']}: seat {key['seat']}")
+    correct = grade.correct and answer is not None and not timed_out
+    return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)

@@ -18,6 +18,8 @@ from typing import Any
 
 from ..house_way import DEFAULT_HOUSE_WAY, rule_family
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
+from .explain import Feedback, book_feedback
+from .explain import hint as rule_hint
 from .schema import Schema
 
 # The question generator new questions are drawn by; contexts stored without one are 1.
@@ -152,6 +154,30 @@ class Drill:
         Only a drill with ``steps`` has them; a drill of single questions has none.
         """
         raise NotImplementedError
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Return the feedback on an answer in words (``explain``): what was said, what was right, why.
+
+        ``answer`` None is no answer (the clock ran out); ``grade``, when given, is
+        this answer's grade (it is worked out again otherwise). Each kind words its own.
+        """
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        correct = grade.correct and answer is not None and not timed_out
+        # A kind that words nothing of its own: its fixed answers by name, else the explanation.
+        choices = self.answer_choices(question, context) or {}
+        given = next((name for name, a in choices.items() if a == answer), None)
+        right = next((name for name, a in choices.items()
+                      if self.grade(question, a, context).correct), None)
+        said = ("You gave no answer in time" if answer is None
+                else f"You answered {given}" if given else "Your answer")
+        fix = f"the right answer is {right}" if right else grade.explanation.rstrip(".")
+        return book_feedback(correct, said, fix, grade.rule_id, grade.explanation, timed_out)
+
+    def hint(self, rule_id: str) -> str:
+        """Return the practice hint for a question on ``rule_id``: the family in words, what to look at."""
+        return rule_hint(rule_id)
 
     def focus_family(self, rule_id: str) -> str:
         """Return the generation family that produces questions on ``rule_id``."""

@@ -12,6 +12,7 @@ from ..profiles import FoulPolicy
 from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
 from .dealing import deal_family
+from .explain import NO_ANSWER, Feedback, book_feedback, cards_text
 from .schema import Cards, Fields, Flag, Schema
 
 BOUNDARY_RULES = frozenset(("foul.legal.same-pair", "foul.legal.same-top-ranks",
@@ -205,3 +206,28 @@ class FoulCheckDrill(Drill):
                 new_back = tuple(c for c in back + front if c not in new_front)
                 correct = same_value(new_back, new_front, reset.back, reset.front, wheel)
         return Grade(correct, rule, key, text)
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Say legal or fouled as called and as it is, with the rule book's foul rule."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        key = grade.correct_answer
+        wheel = context.table.wheel
+        back = evaluate5(parse_cards(question["back"], 5), wheel).description
+        front = evaluate2(parse_cards(question["front"], 2)).description
+        if answer is None:
+            said = NO_ANSWER
+        else:
+            said = "You called it fouled" if answer["fouled"] else "You called it legal"
+            if answer["fouled"] and "front" in answer:
+                said += f" and reset it with {cards_text(answer['front'])} in front"
+        if key["fouled"]:
+            right = f"it is fouled: the front ({front}) outranks the back ({back})"
+            if "reset" in key:
+                right += (f"; the house way resets it with {cards_text(key['reset']['front'])}"
+                          " in front")
+        else:
+            right = f"it is legal: the back ({back}) ranks above the front ({front})"
+        correct = grade.correct and answer is not None and not timed_out
+        return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)

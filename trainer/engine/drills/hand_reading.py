@@ -7,6 +7,7 @@ from typing import Any
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
 from .base import Drill, DrillContext, Grade, register
+from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, OneOf, Schema
 
 CATEGORY_WEIGHTS = {
@@ -174,3 +175,27 @@ class HandReadingDrill(Drill):
         if question["mode"] == "category":
             return Grade(answer["category"] == key, rule, {"category": key}, text)
         return Grade(answer["winner"] == key, rule, {"winner": key}, text)
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Say what the trainee named or picked, and what the hand is or which wins."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        key = grade.correct_answer
+        correct = grade.correct and answer is not None and not timed_out
+        if "category" in key:
+            said = NO_ANSWER if answer is None else \
+                f"You named it {category_words(answer['category'])}"
+            right = f"it is {category_words(key['category'])} ({grade.explanation})"
+        else:
+            said = NO_ANSWER if answer is None else f"You said {WINNER_WORDS[answer['winner']]}"
+            right = f"{WINNER_WORDS[key['winner']]} ({grade.explanation.rstrip('.')})"
+        return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)
+
+
+WINNER_WORDS = {"a": "hand A wins", "b": "hand B wins", "copy": "it is a copy"}
+
+
+def category_words(slug: str) -> str:
+    """Return a hand category in words ("three of a kind"); high card is pai gow."""
+    return "high card (pai gow)" if slug == "high_card" else slug.replace("_", " ")

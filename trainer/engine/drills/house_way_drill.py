@@ -5,10 +5,12 @@ import random
 from typing import Any
 
 from ..cards import card_list, parse_cards
+from ..hands import evaluate2
 from ..house_way import HouseWaySetting, load
 from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
+from .explain import NO_ANSWER, Feedback, cards_text, house_way_feedback, setting_said
 from .schema import Cards, Fields, Schema
 
 
@@ -63,3 +65,34 @@ class HouseWayDrill(Drill):
             correct_answer=key.as_dict(),
             explanation=key.explanation + "." + note,
         )
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Say how the trainee set the hand, how the house way sets it, and the sheet's rule."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        return set_hand_feedback(question["cards"], answer, grade, context, timed_out)
+
+
+def set_hand_feedback(seven: list[str], answer: dict[str, Any] | None, grade: Grade,
+                      context: DrillContext, timed_out: bool,
+                      rule_id: str | None = None) -> Feedback:
+    """Return the feedback on a banker's hand set by the trainee (this drill, a round's step)."""
+    key = grade.correct_answer
+    house_rule = str(key.get("rule", grade.rule_id))
+    said = NO_ANSWER if answer is None else setting_said(seven, answer["front"])
+    if answer is not None and not grade.correct:
+        front = parse_cards(answer["front"], 2)
+        back = tuple(c for c in parse_cards(seven, 7) if c not in front)
+        if is_foul(back, front, context.table.wheel):
+            said += ", which fouls the hand"
+    key_front = key.get("front", [])
+    right = f"the house way puts {cards_text(key_front)} in front"
+    if len(key_front) == 2:
+        words = evaluate2(parse_cards(key_front, 2)).description
+        if words[1:2].islower():  # "Pair of eights" -> "pair of eights"; "K-7" stays
+            words = words[0].lower() + words[1:]
+        right += f" ({words})"
+    correct = grade.correct and answer is not None and not timed_out
+    return house_way_feedback(correct, said, right, context.house_way, rule_id or grade.rule_id,
+                              detail=grade.explanation, timed_out=timed_out, shown_rule=house_rule)

@@ -18,17 +18,22 @@ may show (the banker's house-way setting appears only at the settle step).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from ..action import POSITIONS, action_position, deal_order, pile_order, table_position
 from ..cards import Card, card_list, deal_piles, parse_cards
+from ..hands import is_queen_high_pai_gow
 from ..house_way import HouseWay, HouseWaySetting, load, rule_family
 from ..setting import is_foul, same_value, splits
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
-from .action_drill import SEATS, roll_to_seat
+from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
+from .dealing import HOUSE_WAY_FAMILIES, deal_family
+from .explain import Feedback, Part, money, parts_feedback, rate_words
+from .house_way_drill import set_hand_feedback
 from .schema import MAX_CENTS, Cards, Fields, ListOf, Maybe, OneOf, Schema, Whole
-from .settlement_drill import BETS_DOLLARS, queen_high_note
+from .settlement_drill import BETS_DOLLARS, queen_high_note, seat_part
 
 STEPS = ("action", "banker", "settle")
 PLAYER_BANKER_RATE = 0.25
@@ -43,6 +48,47 @@ def seat_of_pile(total: int, banker_seat: int) -> list[int]:
 def position_of_seat(seat: int, banker_seat: int) -> int:
     """Return a seat's position counted counter-clockwise from the banker (the banker is 1)."""
     return (seat - banker_seat) % POSITIONS + 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFocus:
+    """How a round is steered toward the trainee's missed rules ("my mistakes").
+
+    ``round.action.player-banker``, ``round.settle.player-banker`` and
+    ``round.settle.banker-commission`` ask for a player-banker; ``round.banker.<family>``
+    deals the banker's pile from that house-way family; the other ``round.settle.*``
+    rules fill every seat, so there is more to settle.
+    """
+
+    player_banker: bool = False
+    banker_families: tuple[str, ...] = ()
+    full_table: bool = False
+
+    @classmethod
+    def of(cls, focus_rules: tuple[str, ...]) -> RoundFocus:
+        """Read the steering from a context's focus rules (any other rule is ignored)."""
+        rules = [r for r in focus_rules if r.startswith("round.")]
+        families = tuple(sorted({r.removeprefix("round.banker.") for r in rules
+                                 if r.startswith("round.banker.")} & set(HOUSE_WAY_FAMILIES)))
+        return cls(
+            player_banker=any(r.endswith(("player-banker", "banker-commission"))
+                              for r in rules),
+            banker_families=families,
+            full_table=any(r.startswith("round.settle.") and not r.endswith("player-banker")
+                           for r in rules),
+        )
+
+
+def give_pile(piles: list[tuple[Card, ...]], unused: tuple[Card, ...], index: int,
+              seven: tuple[Card, ...]) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+    """Put ``seven`` in pile ``index``, swapping its cards with those they replace (one deck still)."""
+    old = piles[index]
+    incoming = [c for c in seven if c not in old]
+    spare = [c for c in old if c not in seven]
+    swap = dict(zip(incoming, spare, strict=True))
+    new_piles = [tuple(seven) if k == index else tuple(swap.get(c, c) for c in pile)
+                 for k, pile in enumerate(piles)]
+    return new_piles, tuple(swap.get(c, c) for c in unused)
 
 
 @register
@@ -73,15 +119,25 @@ class RoundDrill(Drill):
         """
         table = context.table
         way = load(context.house_way)
+        steer = RoundFocus.of(context.focus_rules)
         action_seat = rng.randint(1, POSITIONS)
-        player_banker = rng.random() < PLAYER_BANKER_RATE
+        # "My mistakes" steers the round; without focus rules the draws are as they always were.
+        player_banker = rng.random() < PLAYER_BANKER_RATE or steer.player_banker
         banker_seat = rng.randint(2, POSITIONS) if player_banker else DEALER_SEAT
         dice = roll_to_seat(rng, action_seat, banker_seat)
         others = [s for s in range(1, POSITIONS + 1) if s not in (banker_seat, DEALER_SEAT)]
         # The dealer's seat always has a hand: the house banks, or it plays the player-banker.
         count = rng.randint(1, 5) if player_banker else rng.randint(1, 6)
+        if steer.full_table:
+            count = len(others)
         occupied = sorted({banker_seat, DEALER_SEAT, *rng.sample(others, count)})
         piles, unused = deal_piles(rng)
+        if steer.banker_families:
+            # The banker's pile is dealt from a missed house-way family.
+            family = rng.choice(steer.banker_families)
+            index = seat_of_pile(sum(dice), banker_seat).index(banker_seat)
+            seven = deal_family(rng, family, context.house_way, table.wheel)
+            piles, unused = give_pile(piles, unused, index, seven)
         bets = [d * 100 for d in BETS_DOLLARS
                 if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
         players: list[dict[str, Any]] = []
@@ -334,3 +390,60 @@ class RoundDrill(Drill):
                      f"its commission is "
                      f"${correct_answer['banker_commission_cents'] / 100:.2f}.")
         return Grade(not errors, rule_id, correct_answer, text, tuple(parts))
+
+    # --- feedback in words -----------------------------------------------------
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """Word one step: the seat called, the banker's hand set, or every part of the settling."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        step = question.get("step")
+        if step == "action":
+            return action_feedback(question, answer, grade, timed_out)
+        if step == "banker":
+            return set_hand_feedback(question["banker_cards"], answer, grade, context, timed_out,
+                                     rule_id=grade.rule_id)
+        return self._settle_feedback(question, answer, grade, context, timed_out)
+
+    def _settle_feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                         grade: Grade, context: DrillContext, timed_out: bool) -> Feedback:
+        """List each seat, the order of settling and the player-banker's commission, right or wrong."""
+        order = answer["order"] if answer is not None else []
+        done = {e["seat"]: e for e in order}
+        seven = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
+        queen = context.table.no_commission and is_queen_high_pai_gow(seven)
+        parts: list[Part] = []
+        for part in grade.parts:
+            entry = done.get(part["seat"])
+            given: dict[str, Any] = {"outcome": "push"}
+            if entry is not None:
+                given = ({"outcome": "lose"} if entry["action"] == "take"
+                         else {"outcome": "win", "paid_cents": entry.get("paid_cents")})
+            if answer is None:
+                given = {}
+            parts.append(seat_part(part, given, context, queen, timed_out))
+        key = grade.correct_answer
+        kinds = [e["action"] for e in order]
+        if "take" in kinds and "pay" in kinds:
+            late = max(i for i, k in enumerate(kinds) if k == "take") > kinds.index("pay")
+            parts.append(Part(
+                "the order of settling", not late and not timed_out,
+                "a winner paid before a loser was taken" if late else "losers first",
+                "every loser taken before any winner is paid",
+                "Losing bets are taken first, then winners are paid.",
+                "You paid a winner before every loser was taken",
+                "losers are taken first, then winners are paid"))
+        if "banker_commission_cents" in key:
+            paid = answer.get("banker_commission_cents") if answer is not None else None
+            right = key["banker_commission_cents"]
+            net = key["banker_net_cents"]
+            why = (f"The bank's net win is {money(net)}; {rate_words(context.table)} on it is "
+                   f"{money(right)}") if net > 0 else \
+                f"The bank's net is {money(net)}: no net win, so no commission"
+            parts.append(Part(
+                "the player-banker's commission", paid == right and not timed_out,
+                money(paid), money(right), why + ".",
+                f"You charged the player-banker {money(paid)}", why))
+        return parts_feedback(tuple(parts), answer is not None, grade.correct, grade.rule_id,
+                              grade.explanation, timed_out)

@@ -11,12 +11,24 @@ from ..profiles import FoulPolicy
 from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
 from .base import Drill, DrillContext, Grade, register
+from .explain import (
+    Feedback,
+    Part,
+    commission_words,
+    hands_words,
+    money,
+    outcome_words,
+    parts_feedback,
+)
 from .schema import MAX_CENTS, Each, Fields, Maybe, OneOf, Schema, Whole
 
 OUTCOMES = ("win", "push", "lose")
 # How a seat's outcome is dealt: a plain set hand, a copy of the banker's front, a foul.
 HOW = {"win": ("plain",), "push": ("plain", "plain", "copy"),
        "lose": ("plain", "plain", "copy", "foul")}
+# The missed rules "my mistakes" steers the dealing toward: a copy, or a foul.
+STEERED_HOW = {"settlement.copy-push": "copy", "settlement.copy-lose": "copy",
+               "settlement.foul": "foul"}
 BANKER_TRIES = 40
 PLAYER_TRIES = 30
 BETS_DOLLARS = (2, 5, 5, 10, 13, 15, 20, 20, 25, 25, 33, 40, 50, 55, 75, 100)
@@ -181,6 +193,11 @@ class SettlementDrill(Drill):
         deck = [c for c in range(53) if c not in used]
         ways = HOW[target]
         first = rng.choice(ways)
+        # "My mistakes" on copies or fouls deals them where the outcome allows (outcomes stay even).
+        steered = [how for rule, how in STEERED_HOW.items()
+                   if rule in context.focus_rules and how in ways]
+        if steered:
+            first = steered[0]
         hand = None
         for tries in range(PLAYER_TRIES):
             how = first if tries < PLAYER_TRIES // 2 else ways[tries % len(ways)]
@@ -293,3 +310,38 @@ class SettlementDrill(Drill):
                          + queen_high_note(question["banker"], context)),
             parts=tuple(parts),
         )
+
+    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+                 context: DrillContext, grade: Grade | None = None,
+                 timed_out: bool = False) -> Feedback:
+        """List every seat right or wrong, in words; the first wrong seat leads the sentence."""
+        grade = grade or self.grade(question, answer or self.probe(question), context)
+        given = answer["positions"] if answer is not None else [{} for _ in grade.parts]
+        seven = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
+        queen = context.table.no_commission and is_queen_high_pai_gow(seven)
+        parts = tuple(seat_part(part, ans, context, queen, timed_out)
+                      for part, ans in zip(grade.parts, given, strict=True))
+        return parts_feedback(parts, answer is not None, grade.correct, grade.rule_id,
+                              grade.explanation, timed_out)
+
+
+def seat_part(part: dict[str, Any], given: dict[str, Any], context: DrillContext,
+              queen_high: bool, timed_out: bool = False) -> Part:
+    """Return one settled seat as a graded part in words (this drill, a round's settle step)."""
+    seat, outcome, paid = part["seat"], part["outcome"], part.get("paid_cents")
+    said_outcome, said_paid = given.get("outcome"), given.get("paid_cents")
+    said = outcome_words(said_outcome, said_paid) if said_outcome else "no answer"
+    right = outcome_words(outcome, paid)
+    how = hands_words(part["back"], part["front"], part["fouled"], "reset" in part, queen_high)
+    why = f"Seat {seat} {how}: {outcome}"
+    if said_outcome == outcome == "win" and said_paid != paid:
+        you = f"You paid seat {seat} {money(said_paid)}"
+        fix = f"{commission_words(context.table)} is {money(paid)}"
+        why = f"Seat {seat} {how}: win, paid {commission_words(context.table)}, {money(paid)}"
+    elif said_outcome is None:
+        you, fix = f"You left seat {seat} unsettled", f"{why.lower()}"
+    else:
+        you = f"You marked seat {seat} {said}"
+        fix = f"seat {seat} {how}: {right}, not {said_outcome}"
+    return Part(f"seat {seat}", bool(part["correct"]) and not timed_out, said, right, why,
+                you, fix)

@@ -15,8 +15,9 @@ import hashlib
 import json
 import logging
 import tomllib
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -37,6 +38,7 @@ from ..hands import (
 )
 from ..setting import SPLITS
 from . import kinds as K
+from .classes import MASK_BITS, ClassTable, shipped_table
 
 log = logging.getLogger(__name__)
 
@@ -118,14 +120,69 @@ class HouseWayError(RuntimeError):
     """A house-way file is wrong, or leaves a hand undecided."""
 
 
-@dataclass(frozen=True, slots=True)
 class HouseWaySetting:
-    """Seven cards set the house way: back, front, the deciding rule and why."""
+    """Seven cards set the house way: back, front, the deciding rule and why.
 
+    Immutable. The explanation is worded on first access (from the rule and the
+    cards), so that setting a hand from a class table does no wording at all.
+    Two settings are equal when back, front, rule and explanation are.
+    """
+
+    __slots__ = ("_text", "_why", "back", "front", "rule")
     back: tuple[Card, ...]
     front: tuple[Card, ...]
     rule: str
-    explanation: str
+    _text: str | None
+    # (house way, cards in class order, split, wheel): what words the explanation.
+    _why: tuple[HouseWay, Sequence[Card], int, str] | None
+
+    def __init__(self, back: tuple[Card, ...], front: tuple[Card, ...], rule: str,
+                 explanation: str | None = None,
+                 why: tuple[HouseWay, Sequence[Card], int, str] | None = None) -> None:
+        if explanation is None and why is None:
+            raise TypeError("A house-way setting needs an explanation or a way to word one.")
+        put = object.__setattr__
+        put(self, "back", back)
+        put(self, "front", front)
+        put(self, "rule", rule)
+        put(self, "_text", explanation)
+        put(self, "_why", why)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    @property
+    def explanation(self) -> str:
+        """Return why the rule sets the hand so (worded on first access)."""
+        text: str | None = self._text
+        if text is None:
+            assert self._why is not None
+            way, cards, split, wheel = self._why
+            text = way._explain(cards, split, self.rule, wheel)
+            object.__setattr__(self, "_text", text)
+            object.__setattr__(self, "_why", None)
+        return text
+
+    def _key(self) -> tuple[tuple[Card, ...], tuple[Card, ...], str, str]:
+        return self.back, self.front, self.rule, self.explanation
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HouseWaySetting):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.back, self.front, self.rule))
+
+    def __repr__(self) -> str:
+        return (f"HouseWaySetting(back={self.back!r}, front={self.front!r}, "
+                f"rule={self.rule!r}, explanation={self.explanation!r})")
+
+    def __reduce__(self) -> tuple[type[HouseWaySetting], tuple[Any, ...]]:
+        return HouseWaySetting, (self.back, self.front, self.rule, self.explanation)
 
     @property
     def family(self) -> str:
@@ -156,6 +213,9 @@ class Rule:
     pre: tuple[K.Pre, ...] = ()
     post: tuple[K.Post, ...] = ()
     shapes: frozenset[str] = frozenset(K.SHAPES)
+    # A few words for people (docs/house-ways.md); a custom way without one shows its
+    # section's title. Words only: no decision depends on it.
+    short: str = ""
 
     @property
     def kind(self) -> str:
@@ -237,7 +297,8 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
             raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
         rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
                           rwhen, r.get("resolved"), r.get("decided"), number,
-                          tuple(rpre), tuple(rpost), frozenset(rshapes)))
+                          tuple(rpre), tuple(rpost), frozenset(rshapes),
+                          str(r.get("short") or raw.get("title") or rid).strip()))
     return Section(number, raw.get("title", ""), raw.get("text", ""), when, tuple(rules),
                    raw.get("resolved"), raw.get("decided"), tuple(pre), frozenset(shapes))
 
@@ -382,13 +443,18 @@ class _Fields(dict[str, str]):
 
 
 class HouseWay:
-    """One casino's house way, loaded from its data file."""
+    """One casino's house way, loaded from its data file.
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    ``table=False`` keeps the house way off its class tables: every hand is then
+    decided by the interpreter (with its rank-pattern cache), the path before tables.
+    """
+
+    def __init__(self, data: Mapping[str, Any], table: bool = True) -> None:
         self.name: str = data["name"]
         # Names this sheet's data: anything printed from it (a cached PDF) is keyed by it.
         self.digest: str = hashlib.sha256(
             json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+        self.rules_digest: str = rules_digest(data)
         self.title: str = data.get("title", self.name)
         self.casino: str = data["casino"]
         self.source: str = data.get("source", "")
@@ -421,11 +487,44 @@ class HouseWay:
         # whose only S/F are straights (these depend on the wheel setting).
         self._plain: dict[int, tuple[int, str, str]] = {}
         self._straights: dict[str, dict[int, tuple[int, str, str]]] = {w: {} for w in _WHEELS}
+        # Class tables per wheel setting: loaded on first use; None when there is none
+        # (or it was made from other rules) and the interpreter decides.
+        self.use_tables = table
+        self._tables: dict[str, ClassTable | None] = {}
+        self._rule_names: dict[str, tuple[str, ...]] = {}
 
     @classmethod
-    def from_toml(cls, text: str) -> HouseWay:
+    def from_toml(cls, text: str, table: bool = True) -> HouseWay:
         """Build a house way from TOML text (a preset file or a test sheet)."""
-        return cls(tomllib.loads(text))
+        return cls(tomllib.loads(text), table)
+
+    # --- class tables ---------------------------------------------------------------
+
+    def class_table(self, wheel: str = Wheel.SECOND_HIGHEST) -> ClassTable | None:
+        """Return this way's class table for a wheel setting (loaded once), or None."""
+        if wheel in self._tables:
+            return self._tables[wheel]
+        table = None
+        if self.use_tables:
+            table = shipped_table(self.name, Wheel(wheel).value, self.rules_digest)
+        self._put_table(wheel, table)
+        return table
+
+    def attach_table(self, table: ClassTable) -> None:
+        """Use a table built for this way (``class_build.build_class_table``)."""
+        if table.rules_digest != self.rules_digest or table.rule_ids != self.rule_ids:
+            raise ValueError(f"{self.name}: this class table was built from other rules.")
+        self._put_table(table.wheel, table)
+
+    def _put_table(self, wheel: str, table: ClassTable | None) -> None:
+        self._tables[wheel] = table
+        if table is not None:
+            self._rule_names[wheel] = table.rule_names
+
+    def warm_tables(self) -> None:
+        """Load the class tables of every wheel setting now (the app does, at start-up)."""
+        for w in _WHEELS:
+            self.class_table(w)
 
     def __repr__(self) -> str:
         return f"<HouseWay {self.name} ({len(self.rules)} rules)>"
@@ -447,25 +546,44 @@ class HouseWay:
 
     def set(self, seven: Iterable[int | str] | str,
             wheel: str = Wheel.SECOND_HIGHEST) -> HouseWaySetting:
-        """Set seven cards the house way."""
+        """Set seven cards the house way.
+
+        From the class table when the way has one for this wheel setting: the hand's
+        class key, a look-up and the cards in class order (``classes``); otherwise
+        by the interpreter, which decides each new rank pattern once.
+        """
         cards = _sorted_cards(seven)
         if wheel not in _WHEELS:
             raise ValueError(f"Unknown wheel setting {wheel!r}; use "
                              f"{' or '.join(_WHEELS)}.")
         a, b, c, d, e, f, g = cards
-        rb = _RANK_BIT
-        mask = rb[a] | rb[b] | rb[c] | rb[d] | rb[e] | rb[f] | rb[g]
         sa = _SUIT_ADD
         suits = sa[a] + sa[b] + sa[c] + sa[d] + sa[e] + sa[f] + sa[g]
-        if g == 52:
-            flush = suits in _FLUSH4
-            sf = flush or _STRAIGHT4[mask]
-        else:
-            flush = suits in _FLUSH5
-            sf = flush or _STRAIGHT5[mask]
+        flush = suits in _FLUSH4 if g == 52 else suits in _FLUSH5
+        table = self._tables[wheel] if wheel in self._tables else self.class_table(wheel)
+        if table is not None:
+            p = CARD_PRIME
+            key = p[a] * p[b] * p[c] * p[d] * p[e] * p[f] * p[g] << MASK_BITS
+            if flush:
+                cards, fmask = _flush_order(cards, g == 52)
+                key |= fmask
+            index = table.keys
+            keys = index.keys
+            bits = key.bit_length()
+            bucket = bits << 8 | (key >> bits - 9) & 255
+            i = bisect_left(keys, key, index.starts[bucket], index.starts[bucket + 1])
+            if i == len(keys) or keys[i] != key:
+                raise HouseWayError(f"{format_cards(cards)} is in no class of the table.")
+            split = table.split[i]
+            rule = self._rule_names[wheel][table.rule[i]]
+            return HouseWaySetting(_BACK_GET[split](cards), _FRONT_GET[split](cards), rule,
+                                   None, (self, cards, split, wheel))
         if flush:
             split, rule, text = self.decide(cards, wheel, True)
         else:
+            rb = _RANK_BIT
+            mask = rb[a] | rb[b] | rb[c] | rb[d] | rb[e] | rb[f] | rb[g]
+            sf = _STRAIGHT4[mask] if g == 52 else _STRAIGHT5[mask]
             # No flush possible: every back's value depends on ranks alone (the
             # joker apart), so one decision serves every hand with these ranks.
             p = CARD_PRIME
@@ -476,6 +594,13 @@ class HouseWay:
                 entry = cache[key] = self.decide(cards, wheel, bool(sf))
             split, rule, text = entry
         return HouseWaySetting(_BACK_GET[split](cards), _FRONT_GET[split](cards), rule, text)
+
+    def _explain(self, cards: Sequence[Card], split: int, rule_id: str, wheel: str) -> str:
+        """Word the explanation of a table's answer: cards in class order, its split."""
+        if rule_id.endswith(".fallback"):
+            return self.decide(cards, wheel)[2]
+        hand = _Hand(cards, wheel, None)
+        return self._by_id[rule_id].explain.format_map(_Fields(hand, split))
 
     def decide(self, cards: Sequence[Card], wheel: str = Wheel.SECOND_HIGHEST,
                sf: bool | None = None) -> tuple[int, str, str]:
@@ -516,6 +641,22 @@ class HouseWay:
         text = (f"{text.rstrip('.')}; that would foul, so the fallback plays "
                 f"{fields['front']} in front and {fields['back']} in back")
         return split, rule.id + ".fallback", text
+
+
+def _flush_order(cards: list[Card], joker: bool) -> tuple[list[Card], int]:
+    """Return seven sorted cards in class order (flush-suit card first within a rank)
+    and the mask of the ranks held in the flush suit."""
+    counts = [0, 0, 0, 0]
+    for c in cards:
+        counts[c & 3] += 1
+    if joker:
+        counts[0] -= 1          # the joker, card 52, counted as a club
+    fs = counts.index(max(counts))
+    mask = 0
+    for c in cards:
+        if c & 3 == fs and c != 52:
+            mask |= 1 << (c >> 2)
+    return sorted(cards, key=lambda c: (c >> 2, (c & 3) != fs, c)), mask
 
 
 def _holds_all(checks: tuple[K.Pre, ...], hand: _Hand) -> bool:
@@ -570,6 +711,30 @@ def _sorted_cards(seven: Iterable[int | str] | str) -> list[Card]:
     return sorted(cards)
 
 
+# --- the rule data's digest ------------------------------------------------------------
+
+def rules_digest(data: Mapping[str, Any]) -> str:
+    """Return a hash of a house way's rule data: what decides a hand, not its words.
+
+    The rank groups, each section's condition, resolved and decided lines, and each
+    rule's id (its kind), pool, condition, resolved and decided lines, in the sheet's
+    order. Titles, sheet sentences, explanations, examples and translations are left
+    out, so rewording a sheet keeps its class tables.
+    """
+    rule_data = {
+        "rank_groups": data.get("rank_groups", {}),
+        "sections": [
+            {"when": s.get("when", {}), "resolved": s.get("resolved"),
+             "decided": s.get("decided"),
+             "rules": [{"id": r["id"], "kind": K.kind_of(r["id"]), "pool": r.get("pool"),
+                        "when": r.get("when", {}), "resolved": r.get("resolved"),
+                        "decided": r.get("decided")} for r in s.get("rules", [])]}
+            for s in data["sections"]],
+    }
+    return hashlib.sha256(json.dumps(rule_data, sort_keys=True, default=str).encode()
+                          ).hexdigest()
+
+
 # --- presets -------------------------------------------------------------------------
 
 def _preset_dir() -> Traversable:
@@ -591,14 +756,22 @@ def preset_names() -> list[str]:
     return list(_preset_names())
 
 
+def load(name: str = DEFAULT_HOUSE_WAY, table: bool = True) -> HouseWay:
+    """Return a shipped house way by preset name (loaded once).
+
+    Its class tables load on first use; ``table=False`` gives a separate copy that
+    never uses them (the interpreter path, for comparison).
+    """
+    return _load(name, bool(table))
+
+
 @cache
-def load(name: str = DEFAULT_HOUSE_WAY) -> HouseWay:
-    """Return a shipped house way by preset name (loaded once)."""
+def _load(name: str, table: bool) -> HouseWay:
     if name not in _preset_names():
         raise ValueError(f"Unknown house way {name!r}; the presets are "
                          f"{', '.join(preset_names())}.")
     text = _preset_dir().joinpath(f"{name}.toml").read_text(encoding="utf-8")
-    way = HouseWay.from_toml(text)
+    way = HouseWay.from_toml(text, table)
     if way.name != name:
         raise HouseWayError(f"Preset file {name}.toml names itself {way.name!r}.")
     return way

@@ -11,98 +11,35 @@ The 154,143,080 hands fall into classes that a house way cannot tell apart:
   representative per (multiset, set of flush-suit ranks) stands for the
   4 x prod C(3, .) hands that share them.
 
-Each representative is set by the fast path and re-derived by the reference
-path (no cache) with the cards in another order; the weights sum to C(53, 7).
+Each representative is set by the fast path (the way's class table, when it has
+one: ``classes``) and re-derived by the reference path (the interpreter, no cache)
+with the cards in another order; the weights sum to C(53, 7). So a full run compares
+the class table with the interpreter on every class: the rule and the values of the
+back and the front must be the same (``table_mismatches``).
 """
 from __future__ import annotations
 
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from itertools import combinations
+from collections.abc import Sequence
 from math import comb
 from multiprocessing import get_context
 from typing import Any
 
 from ..cards import DECK, Card, format_cards
 from ..hands import Wheel, rank2, rank5
+from .classes import classes_of, rank_multisets
 from .interpreter import _BACK_GET, _FRONT_GET, HouseWay, HouseWayError, load
+
+__all__ = ["TOTAL_HANDS", "check_hand", "class_key", "classes_of", "rank_multisets", "verify"]
 
 # A unit of work: a rank multiset with its joker count, or one sampled hand of card numbers.
 Job = tuple[tuple[int, ...], int] | tuple[int, ...]
 
 TOTAL_HANDS = comb(53, 7)
 MAX_FAILURES = 10
-
-
-def rank_multisets() -> Iterator[tuple[tuple[int, ...], int]]:
-    """Yield (count of each rank 2..A, joker 0/1) for every seven-card rank multiset."""
-    for joker in (0, 1):
-        for c in _fill([0] * 13, 0, 7 - joker):
-            yield c, joker
-
-
-def _fill(counts: list[int], i: int, left: int) -> Iterator[tuple[int, ...]]:
-    """Yield each way to spread ``left`` cards over ranks ``i``..A, at most four of a rank."""
-    if i == 12:
-        if left <= 4:
-            counts[12] = left
-            yield tuple(counts)
-        return
-    for n in range(min(4, left) + 1):
-        counts[i] = n
-        yield from _fill(counts, i + 1, left - n)
-    counts[i] = 0
-
-
-def _card(rank_index: int, suit: int) -> Card:
-    return DECK[rank_index * 4 + suit]
-
-
-def classes_of(counts: Sequence[int], joker: int) -> list[tuple[tuple[Card, ...], int]]:
-    """Return one representative hand per class of a rank multiset, with its weight."""
-    total = 1
-    for c in counts:
-        total *= comb(4, c)
-    out: list[tuple[tuple[Card, ...], int]] = []
-    held = [r for r in range(13) if counts[r]]
-    need = 5 - joker
-    flushy = 0
-    for size in range(need, len(held) + 1):
-        for S in combinations(held, size):
-            ins = set(S)
-            weight = 4
-            for r in held:
-                weight *= comb(3, counts[r] - 1) if r in ins else comb(3, counts[r])
-            if not weight:
-                continue
-            cards = []
-            for r in held:
-                if r in ins:
-                    cards.append(_card(r, 0))
-                    cards.extend(_card(r, s) for s in range(1, counts[r]))
-                else:
-                    cards.extend(_card(r, s) for s in range(1, counts[r] + 1))
-            if joker:
-                cards.append(DECK[52])
-            out.append((tuple(cards), weight))
-            flushy += weight
-    plain = total - flushy
-    if plain:
-        load_ = [0, 0, 0, 0]
-        cards = []
-        for r in sorted(held, key=lambda r: -counts[r]):
-            suits = sorted(range(4), key=lambda s: (load_[s], s))[:counts[r]]
-            for s in suits:
-                load_[s] += 1
-                cards.append(_card(r, s))
-        if max(load_) + joker >= 5:
-            raise AssertionError(f"no flush-free representative for {counts}")
-        if joker:
-            cards.append(DECK[52])
-        out.append((tuple(cards), plain))
-    return out
+TABLE_DIFFERS = "the class table's answer differs from the interpreter's"
 
 
 def class_key(cards: Sequence[int]) -> tuple[tuple[int, ...], int, tuple[int, ...] | None]:
@@ -124,34 +61,40 @@ def class_key(cards: Sequence[int]) -> tuple[tuple[int, ...], int, tuple[int, ..
 
 
 def check_hand(way: HouseWay, cards: Sequence[Card], wheel: str) -> tuple[str, str | None]:
-    """Set one hand and check it; return (rule id, failure or None)."""
+    """Set one hand and check it; return (rule id, failure or None).
+
+    The answer is compared with the interpreter's first: when the class table gave
+    it, a difference is the table's failure (``TABLE_DIFFERS``).
+    """
     try:
         got = way.set(cards, wheel)
     except HouseWayError as exc:
         return "undecided", str(exc)
-    if len(got.back) != 5 or len(got.front) != 2 or \
-            sorted(got.back + got.front) != sorted(cards):
+    split, rule, _ = way.decide(sorted(cards), wheel)
+    ref_back, ref_front = _BACK_GET[split](sorted(cards)), _FRONT_GET[split](sorted(cards))
+    if rule != got.rule or len(got.back) != 5 or len(got.front) != 2 or \
+            rank5(ref_back, wheel) != rank5(got.back, wheel) or \
+            rank2(ref_front) != rank2(got.front):
+        if way.class_table(wheel) is not None:
+            return got.rule, f"{TABLE_DIFFERS} ({rule})"
+        return got.rule, f"cached answer differs from the reference ({rule})"
+    if sorted(got.back + got.front) != sorted(cards):
         return got.rule, "does not use the seven cards once each"
     if rank5(got.back, wheel) < rank2(got.front):
         return got.rule, "fouled"
     again = way.set(tuple(reversed(cards)), wheel)
     if again != got:
         return got.rule, "depends on the order of the cards"
-    split, rule, _ = way.decide(sorted(cards), wheel)
-    ref_back, ref_front = _BACK_GET[split](sorted(cards)), _FRONT_GET[split](sorted(cards))
-    if rule != got.rule or rank5(ref_back, wheel) != rank5(got.back, wheel) or \
-            rank2(ref_front) != rank2(got.front):
-        return got.rule, f"cached answer differs from the reference ({rule})"
     return got.rule, None
 
 
-def _work(args: tuple[str, str, list[Job]]
-          ) -> tuple[Counter[str], int, int, list[dict[str, Any]], int]:
-    name, wheel, jobs = args
-    way = load(name)
+def _work(args: tuple[str, str, list[Job], bool]
+          ) -> tuple[Counter[str], int, int, list[dict[str, Any]], int, int]:
+    name, wheel, jobs, table = args
+    way = load(name, table)
     by_rule: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
-    failed = hands = checked = 0
+    failed = hands = checked = mismatched = 0
     for job in jobs:
         if isinstance(job[0], tuple):          # a rank multiset
             counts, joker = job
@@ -165,16 +108,23 @@ def _work(args: tuple[str, str, list[Job]]
             hands += weight
             if failure:
                 failed += weight
+                mismatched += failure.startswith(TABLE_DIFFERS)
                 if len(failures) < MAX_FAILURES:
                     failures.append({"hand": format_cards(cards), "rule": rule,
                                      "failure": failure, "weight": weight})
-    return by_rule, hands, failed, failures, checked
+    return by_rule, hands, failed, failures, checked, mismatched
 
 
 def verify(name: str, sample: int | None = None, seed: int = 0,
-           wheel: str = Wheel.SECOND_HIGHEST, workers: int = 2) -> dict[str, Any]:
-    """Check every hand (or a random sample) of a house way; return a summary."""
-    way = load(name)
+           wheel: str = Wheel.SECOND_HIGHEST, workers: int = 2,
+           table: bool = True) -> dict[str, Any]:
+    """Check every hand (or a random sample) of a house way; return a summary.
+
+    With ``table`` (the default) hands are set from the way's class table when it
+    has one, and each class's answer is compared with the interpreter's.
+    """
+    way = load(name, table)
+    has_table = way.class_table(wheel) is not None
     start = time.perf_counter()
     if sample is None:
         jobs: list[Job] = list(rank_multisets())
@@ -184,7 +134,7 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
         rng = random.Random(seed)
         jobs = [tuple(rng.sample(range(53), 7)) for _ in range(sample)]
         method = f"{sample} random hands, seed {seed}"
-    chunks = [(name, wheel, jobs[i::max(1, workers) * 8])
+    chunks = [(name, wheel, jobs[i::max(1, workers) * 8], table)
               for i in range(max(1, workers) * 8)]
     if workers > 1:
         with get_context("fork").Pool(workers) as pool:
@@ -192,9 +142,11 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
     else:
         parts = [_work(c) for c in chunks]
     by_rule: Counter[str] = Counter()
-    hands = failed = checked = 0
+    hands = failed = checked = mismatched = 0
     failures: list[dict[str, Any]] = []
-    for part_rules, part_hands, part_failed, part_failures, part_checked in parts:
+    for part_rules, part_hands, part_failed, part_failures, part_checked, part_mismatched \
+            in parts:
+        mismatched += part_mismatched
         by_rule.update(part_rules)
         hands += part_hands
         failed += part_failed
@@ -212,6 +164,11 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
         "complete": sample is None and hands == TOTAL_HANDS,
         "failed_hands": failed,
         "failures": failures[:MAX_FAILURES],
+        # Which path set the hands, and on how many classes (or sampled hands) the
+        # class table and the interpreter disagreed.
+        "class_table": ({"used": True, "rules_digest": way.rules_digest,
+                         "table_mismatches": mismatched} if has_table else
+                        {"used": False, "table_mismatches": None}),
         "rules_reached": len(counts),
         "rules_on_sheet": len(way.rules),
         "rules_not_reached": [r for r in way.rule_ids if r not in by_rule],

@@ -40,7 +40,7 @@ from trainer.services.certification.sealing import (
     sealed_session_ids,
     without_sealed,
 )
-from trainer.services.group_settings import GroupSettings
+from trainer.services.group_settings import GroupSettings, foul_policy
 from trainer.services.reports.sql import session_figures
 
 # The exam service, with the sealing checks of ``sealing`` re-exported (see above).
@@ -66,12 +66,19 @@ class ExamError(ValueError):
 
 
 def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: int) -> int:
-    """Schedule a certification exam in ``kind`` under the group's current settings."""
+    """Schedule a certification exam in ``kind`` under the group's current settings.
+
+    The exam keeps what it runs under from this moment: house way, table rules, foul
+    policy, length, time limit and criteria. A later change to the group's settings
+    does not change it (docs/operations.md, "Exams keep their settings"); the exam
+    page and the trainee's home page both show the kept values (``exams/_terms.html``).
+    """
     group = db.session.get(Group, group_id)
     trainee = db.session.get(User, trainee_id)
     if group is None or trainee is None or trainee.role != Role.TRAINEE or trainee.group is not group:
         raise ExamError("That trainee is not in this group.")
-    criteria = GroupSettings.of(group).certification_criteria
+    settings = GroupSettings.of(group)
+    criteria = settings.certification_criteria
     criterion = next((c for c in criteria if c.kind == kind), None)
     if criterion is None:
         raise ExamError("This group has no certification criterion for that drill.")
@@ -88,6 +95,7 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
         criteria=criterion.as_dict(),
         house_way=group.house_way,
         profile=group.profile,
+        foul_policy=None if settings.foul_policy is None else str(settings.foul_policy),
         status=ExamStatus.SCHEDULED,
     )
     db.session.add(exam)
@@ -96,6 +104,7 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
         "trainee_id": trainee.id, "login": trainee.login, "group_id": group.id, "kind": kind,
         "length": exam.length, "time_limit_ms": exam.time_limit_ms,
         "house_way": exam.house_way, "profile": exam.profile, "criteria": exam.criteria,
+        "foul_policy": exam.foul_policy,
     })
     db.session.commit()
     return exam.id
@@ -141,6 +150,8 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
         drill_service.DrillSettings.for_user(trainee_id),
         house_way=exam.house_way, profile=exam.profile, group_id=exam.group_id,
     )
+    if exam.foul_policy is not None:
+        settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))
     session_id = drill_service.start_session(
         trainee_id, exam.kind, "exam", settings,
         length=exam.length, time_limit_s=max(1, exam.time_limit_ms // 1000),

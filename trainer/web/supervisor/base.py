@@ -18,6 +18,7 @@ from trainer.services.reports.figures import Period
 from trainer.web import drill_kinds as drill_kinds_registry
 from trainer.web.access import get_owned_or_404
 from trainer.web.forms import GroupForm
+from trainer.web.names import profile_name, words_of
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
@@ -34,12 +35,33 @@ READINESS_NAMES = {
 MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
 
 
+# What a table-games manager may open here: every group's dashboards, read-only. Any
+# other page (a form, every POST) answers 403, so a page added later stays closed to
+# managers until it is listed here.
+MANAGER_PAGES = frozenset({
+    "supervisor.groups", "supervisor.show_group", "supervisor.export_attempts",
+    "supervisor.export_summary", "supervisor.show_trainee", "supervisor.trainee_report",
+    "supervisor.replay_attempt",
+})
+# Who sees every group (a supervisor sees their own).
+SEES_EVERY_GROUP = (Role.MANAGER, Role.ADMIN)
+
+
 @bp.before_request
 @login_required
 def require_supervisor() -> None:
-    """Keep every page of this blueprint to supervisors and admins."""
-    if current_user.role not in (Role.SUPERVISOR, Role.ADMIN):
+    """Keep this blueprint to supervisors and admins, and its dashboards to managers."""
+    if current_user.role == Role.MANAGER:
+        if request.method not in ("GET", "HEAD") or request.endpoint not in MANAGER_PAGES:
+            abort(403)
+    elif current_user.role not in (Role.SUPERVISOR, Role.ADMIN):
         abort(403)
+
+
+@bp.context_processor
+def read_only_pages() -> dict[str, bool]:
+    """Tell the templates to leave out what changes a group or a trainee (a manager reads only)."""
+    return {"read_only": current_user.is_authenticated and current_user.role == Role.MANAGER}
 
 
 def drill_kinds() -> list[str]:
@@ -49,24 +71,26 @@ def drill_kinds() -> list[str]:
 
 def house_way_choices() -> list[tuple[str, str]]:
     """Return the engine's house way presets as (name, title), the default first."""
-    return [(name, f"{load(name).title} ({name})") for name in preset_names()]
+    return [(name, load(name).title) for name in preset_names()]
 
 
 def profile_choices() -> list[tuple[str, str]]:
     """Return the engine's table-rules profiles as (name, description), the default first."""
-    return [(name, f"{name}: {get_profile(name).describe()}") for name in profile_names()]
+    return [(name, f"{profile_name(name)}: {get_profile(name).describe()}")
+            for name in profile_names()]
 
 
 def get_group_or_404(group_id: int) -> Group:
-    """Return a group the signed-in user may see (their own, or any for an admin), or 404."""
-    return get_owned_or_404(Group, group_id, lambda g: current_user.role == Role.ADMIN
+    """Return a group the signed-in user may see (their own, or any for a manager or admin), or 404."""
+    return get_owned_or_404(Group, group_id, lambda g: current_user.role in SEES_EVERY_GROUP
                             or g.supervisor_id == current_user.id)
 
 
 def get_trainee_or_404(user_id: int) -> User:
-    """Return a trainee now in one of the signed-in supervisor's groups (any for an admin), or 404."""
+    """Return a trainee now in one of the signed-in supervisor's groups (any for a manager or
+    admin), or 404."""
     return get_owned_or_404(User, user_id, lambda u: u.role == Role.TRAINEE and (
-        current_user.role == Role.ADMIN
+        current_user.role in SEES_EVERY_GROUP
         or (u.group is not None and u.group.supervisor_id == current_user.id)))
 
 
@@ -90,7 +114,7 @@ def group_form(group: Group | None = None) -> GroupForm:
         # Keep a setting the engine no longer ships selectable, not silently changed.
         for choices, value in ((house_ways, group.house_way), (profiles, group.profile)):
             if value not in {name for name, _label in choices}:
-                choices.append((value, value))
+                choices.append((value, words_of(value)))
     form.house_way.choices = house_ways
     form.profile.choices = profiles
     return form

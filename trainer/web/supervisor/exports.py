@@ -1,6 +1,7 @@
 """CSV downloads of a group's attempts and overview."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -40,6 +41,12 @@ def _utc(moment: datetime | None) -> str:
     return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
+def safe_filename_part(text: str) -> str:
+    """Return text with only letters, digits, dot, dash and underscore (others become a dash)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-")
+    return safe[:64] or "trainee"
+
+
 @bp.route("/groups/<id:group_id>/export/attempts.csv")
 def export_attempts(group_id: int) -> Response:
     """Download the attempts of the group's trainees as CSV, filtered by trainee, drill and period."""
@@ -56,11 +63,15 @@ def export_attempts(group_id: int) -> Response:
         .where(Attempt.user_id.in_(members))
         .order_by(User.name, Attempt.answered_at, Attempt.id)
     )
+    filename = f"attempts-group-{group.id}-{period.key}.csv"
     if request.args.get("trainee"):
         trainee_id = parse_id(request.args["trainee"])
         if trainee_id is None:
             abort(404)
         query = query.where(Attempt.user_id == trainee_id)
+        trainee = db.session.get(User, trainee_id)
+        if trainee is not None and trainee.group is group:
+            filename = f"attempts-{safe_filename_part(trainee.login)}-{period.key}.csv"
     kind = request.args.get("kind")
     if kind:
         query = query.where(Attempt.kind == kind)
@@ -78,7 +89,7 @@ def export_attempts(group_id: int) -> Response:
                    _result(r.correct, r.timed_out), r.rule_id or "",
                    rule_family(r.rule_id or ""), f"{r.elapsed_ms / 1000:.1f}", r.seed]
 
-    return csv_response(rows(), f"attempts-group-{group.id}-{period.key}.csv")
+    return csv_response(rows(), filename)
 
 
 @bp.route("/groups/<id:group_id>/export/summary.csv")

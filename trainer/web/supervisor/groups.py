@@ -31,7 +31,7 @@ from trainer.web.supervisor.base import (
 
 @bp.route("/")
 def groups() -> str | Response:
-    """List the groups the signed-in user may see; supervisors find them on their home page."""
+    """List every group (for managers and admins); supervisors find theirs on their home page."""
     if current_user.role == Role.SUPERVISOR:
         return redirect(url_for("main.index"))
     all_groups = db.session.execute(db.select(Group).order_by(Group.name)).scalars().all()
@@ -104,8 +104,11 @@ def show_group(group_id: int) -> str:
     rows = _sort_rows(overview.rows, sort, descending)
     sparklines = {row.id: _sparkline(row.trend, overview.buckets, row.name) for row in rows}
     kinds = [k for k in drill_kinds() if k in overview.kinds]
+    # The drill selector: one drill's three columns, or (None) one column per drill.
+    drill = request.args.get("drill")
+    drill = drill if drill in kinds else None
     return render_template(
-        "supervisor/group.html", group=group, overview=overview, rows=rows, kinds=kinds,
+        "supervisor/group.html", group=group, overview=overview, rows=rows, kinds=kinds, drill=drill,
         sparklines=sparklines, sort=sort, descending=descending, period_names=PERIOD_NAMES,
         readiness_names=READINESS_NAMES,
         unanswered=report_queries.unanswered_practice(member_ids, period.since(utcnow())),

@@ -8,12 +8,11 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from trainer.engine.drills import DrillContext, new_question
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login, utcnow
 from trainer.services import audit, stored_answers
 from trainer.services.certification import exams as certification
-from trainer.services.drills import regrade
+from trainer.services.drills import regrade, replay_question
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
@@ -167,14 +166,16 @@ def replay_attempt(attempt_id: int) -> str:
     shown = stored_answers.shown_attempt(attempt.kind, attempt.question, attempt.answer)
     question, grade = shown.question, None
     try:
-        context = DrillContext.from_dict(attempt.question.get("context", {}))
-        question = new_question(attempt.kind, attempt.seed, context)
+        # Dealt again from the seed: a round's step, as the trainee saw it.
+        question = replay_question(attempt)
         grade = regrade(attempt)
     except stored_answers.UNREADABLE_ERRORS:
         # A question from an older engine may no longer replay: show it as stored.
         pass
+    feedback = stored_answers.attempt_feedback(attempt.kind, attempt.question, attempt.answer,
+                                               attempt.timed_out)
     return render_template("supervisor/replay.html", attempt=attempt, trainee=trainee,
-                           question=question, grade=grade, shown=shown)
+                           question=question, grade=grade, shown=shown, feedback=feedback)
 
 
 @bp.route("/trainees/<id:user_id>/password", methods=["GET", "POST"])

@@ -1,0 +1,40 @@
+// The bonus drill: the dealer's cue (Y / N), the bonus hand, the amount paid; Enter pays.
+(function () {
+  "use strict";
+
+  window.PaiGow.kinds["bonus"] = function (box, c) {
+    var form = box.querySelector("[data-bonus-form]");
+    var paid = form.querySelector("[data-paid]");
+
+    function answer() {
+      var cue = form.querySelector("[data-qualifies]:checked");
+      var category = form.querySelector("[data-category]:checked");
+      return {
+        qualifies: cue ? cue.value === "yes" : null,
+        category: category ? category.value : null,
+        paid_cents: c.parseCents(paid.value)
+      };
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      c.submit(answer());
+    });
+    return {
+      key: function (event) {
+        var key = event.key.toLowerCase();
+        if (key === "y" || key === "n") {
+          var radio = form.querySelector('[data-qualifies][value="' + (key === "y" ? "yes" : "no") + '"]');
+          radio.checked = true;
+          radio.focus({ preventScroll: true });
+          return true;
+        }
+        if (event.key === "Enter") {
+          c.submit(answer());
+          return true;
+        }
+        return false;
+      }
+    };
+  };
+})();

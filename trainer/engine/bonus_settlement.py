@@ -1,0 +1,245 @@
+"""Settlement with side bets: the bonus, envy, Queen's Dragon (docs/side-bets.md).
+
+A side bet is always against the house: whoever banks the main game, the house pays
+a winning side bet and takes a losing one, and a player-banker never pays one. A
+bonus is judged on the seat's seven cards whatever the setting, so a fouled hand
+still gets its bonus and still collects envies. Pay tables are "to 1": the stake is
+kept and is not part of the win. Money is integer cents.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .hands import is_queen_high_pai_gow
+from .profiles import SideBetOffer, TableProfile, get_profile
+from .settlement import Settlement, commission_cents, settle
+from .side_bets import BonusCategory, PayTable, TableKind, bonus_category, load_table
+
+
+@dataclass(frozen=True)
+class BonusResult:
+    """One settled side bet: the pay line (by rule id) and the money."""
+
+    table: str
+    rule_id: str
+    name: str
+    category: BonusCategory | None
+    bet_cents: int
+    win_cents: int
+    commission_cents: int
+    net_cents: int
+
+    @property
+    def won(self) -> bool:
+        """Tell whether the bet won."""
+        return self.win_cents > 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the JSON form used by the command line and exports."""
+        return {"table": self.table, "rule_id": self.rule_id, "name": self.name,
+                "category": self.category.slug if self.category is not None else None,
+                "bet_cents": self.bet_cents, "win_cents": self.win_cents,
+                "commission_cents": self.commission_cents, "net_cents": self.net_cents}
+
+
+def _verify_side_bet(bet_cents: int, offer: SideBetOffer, table: PayTable) -> None:
+    if isinstance(bet_cents, bool) or not isinstance(bet_cents, int):
+        raise ValueError("The side bet must be a whole number of cents.")
+    if not offer.min_cents <= bet_cents <= offer.max_cents:
+        if offer.min_cents == offer.max_cents:
+            raise ValueError(f"The {table.title} bet is a fixed ${offer.min_cents / 100:.2f}.")
+        raise ValueError(f"The {table.title} bet must be between ${offer.min_cents / 100:.2f} "
+                         f"and ${offer.max_cents / 100:.2f} at this table.")
+
+
+def _offer(profile: TableProfile, table: str | None, kinds: tuple[TableKind, ...]
+           ) -> tuple[SideBetOffer, PayTable]:
+    if table is None:
+        for offer in profile.side_bets:
+            if load_table(offer.table).kind in kinds:
+                return offer, load_table(offer.table)
+        raise ValueError("This table offers no such side bet.")
+    offer = profile.side_bet(table)
+    paytable = load_table(offer.table)
+    if paytable.kind not in kinds:
+        raise ValueError(f"{paytable.title} is not settled this way.")
+    return offer, paytable
+
+
+def _result(offer: SideBetOffer, table: PayTable, profile: TableProfile, bet_cents: int,
+            category: BonusCategory | None, slug: str | None, meter_cents: int | None
+            ) -> BonusResult:
+    line = (table.line_for(category) if category is not None
+            else table.line_by_slug(slug) if slug else None)
+    if line is None:
+        return BonusResult(table.name, table.losing_rule_id, "Nothing", category, bet_cents, 0, 0,
+                           -bet_cents)
+    win = line.win_cents(bet_cents, meter_cents)
+    commission = commission_cents(win, profile) if offer.commission else 0
+    return BonusResult(table.name, line.rule_id, line.name, category, bet_cents, win, commission,
+                       win - commission)
+
+
+def settle_bonus(seven: Sequence[int], bonus_bet_cents: int, profile: TableProfile | str,
+                 table: str | None = None, meter_cents: int | None = None) -> BonusResult:
+    """Settle a bonus (or progressive) bet on seven cards, against the house.
+
+    ``table`` None: the profile's first bonus or progressive table. A progressive's
+    meter lines need ``meter_cents``.
+    """
+    profile = get_profile(profile)
+    offer, paytable = _offer(profile, table, (TableKind.BONUS, TableKind.PROGRESSIVE))
+    _verify_side_bet(bonus_bet_cents, offer, paytable)
+    if meter_cents is not None and (isinstance(meter_cents, bool) or not isinstance(meter_cents, int)
+                                    or meter_cents < 0):
+        raise ValueError("The meter must be a whole number of cents, zero or more.")
+    category = bonus_category(seven, paytable.match)
+    return _result(offer, paytable, profile, bonus_bet_cents, category, None, meter_cents)
+
+
+def queens_dragon(banker_seven: Sequence[int], bet_cents: int, profile: TableProfile | str,
+                  table: str | None = None) -> BonusResult:
+    """Settle a Queen's Dragon bet on the banker's seven cards (queen-high pai gow pays)."""
+    profile = get_profile(profile)
+    offer, paytable = _offer(profile, table, (TableKind.QUEENS_DRAGON,))
+    _verify_side_bet(bet_cents, offer, paytable)
+    if len(banker_seven) != 7 or len(set(banker_seven)) != 7:
+        raise ValueError("The banker's hand is seven different cards.")
+    slug = "queen-high-pai-gow" if is_queen_high_pai_gow(tuple(banker_seven)) else None
+    return _result(offer, paytable, profile, bet_cents, None, slug, None)
+
+
+@dataclass(frozen=True)
+class SeatSettlement:
+    """A seat's main bet and bonus bet, settled together."""
+
+    main: Settlement
+    bonus: BonusResult | None
+    net_cents: int
+
+
+def settle_seat(player_back: Sequence[int], player_front: Sequence[int],
+                banker_back: Sequence[int], banker_front: Sequence[int], bet_cents: int,
+                bonus_bet_cents: int | None, profile: TableProfile | str,
+                house_way: str | None = None, meter_cents: int | None = None,
+                table: str | None = None) -> SeatSettlement:
+    """Settle one seat's main bet against the banker and its bonus bet against the house.
+
+    The bonus is judged on the player's seven cards as dealt, whatever the setting (a
+    fouled hand still gets its bonus). ``bonus_bet_cents`` None or 0: no bonus bet.
+    """
+    profile = get_profile(profile)
+    main = settle(player_back, player_front, banker_back, banker_front, bet_cents, profile,
+                  house_way)
+    if not bonus_bet_cents:
+        return SeatSettlement(main, None, main.net_cents)
+    bonus = settle_bonus((*player_back, *player_front), bonus_bet_cents, profile, table,
+                         meter_cents)
+    return SeatSettlement(main, bonus, main.net_cents + bonus.net_cents)
+
+
+@dataclass(frozen=True)
+class EnvyPayment:
+    """An envy paid to ``seat`` for the hand of ``from_seat`` (None: the dealer's hand)."""
+
+    seat: int
+    from_seat: int | None
+    category: BonusCategory
+    rule_id: str
+    name: str
+    amount_cents: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {"seat": self.seat, "from_seat": self.from_seat, "category": self.category.slug,
+                "rule_id": self.rule_id, "name": self.name, "amount_cents": self.amount_cents}
+
+
+def envy_payments(hands: Sequence[Sequence[int] | None], bonus_bets_cents: Sequence[int],
+                  profile: TableProfile | str, dealer_hand: Sequence[int] | None = None
+                  ) -> list[EnvyPayment]:
+    """Return every envy the house pays: one per seat and per other qualifying hand.
+
+    ``hands`` are the seats' seven cards (None for an empty seat) and
+    ``bonus_bets_cents`` their bonus bets (0: none). A seat collects only with a bonus
+    bet of at least the envy table's minimum, never for its own hand, and once for
+    each other qualifying hand. The dealer's hand pays envy only if the table says so.
+    """
+    profile = get_profile(profile)
+    if len(hands) != len(bonus_bets_cents):
+        raise ValueError("Give one bonus bet (0 for none) for every seat.")
+    offers = [o for o in profile.side_bets if o.envy]
+    if not offers:
+        return []
+    envy = load_table(offers[0].envy or "")
+    minimum = envy.min_bonus_bet_cents or 0
+    made: list[tuple[int | None, BonusCategory]] = []
+    for index, hand in enumerate(hands):
+        if hand is not None:
+            made.append((index, bonus_category(hand, envy.match)))
+    if dealer_hand is not None and envy.dealer_pays:
+        made.append((None, bonus_category(dealer_hand, envy.match)))
+    payments = []
+    for seat, bet in enumerate(bonus_bets_cents):
+        if hands[seat] is None or not bet or bet < minimum:
+            continue
+        for from_seat, category in made:
+            line = envy.line_for(category)
+            if from_seat != seat and line is not None:
+                payments.append(EnvyPayment(seat, from_seat, category, line.rule_id, line.name,
+                                            line.win_cents(bet)))
+    return payments
+
+
+@dataclass(frozen=True)
+class RoundBonuses:
+    """Every side bet of a round, and what the house pays and takes for them."""
+
+    bonuses: tuple[BonusResult | None, ...]
+    envies: tuple[EnvyPayment, ...]
+    dragon: tuple[BonusResult | None, ...]
+    house_pays_cents: int
+    house_takes_cents: int
+    banker_pays_cents: int = 0
+
+    @property
+    def house_net_cents(self) -> int:
+        """Return the house's result on the side bets (positive: the house wins)."""
+        return self.house_takes_cents - self.house_pays_cents
+
+
+def settle_round_bonuses(hands: Sequence[Sequence[int] | None], bonus_bets_cents: Sequence[int],
+                         profile: TableProfile | str, banker_hand: Sequence[int] | None = None,
+                         banker_seat: int | None = None,
+                         dragon_bets_cents: Sequence[int] | None = None,
+                         dealer_hand: Sequence[int] | None = None,
+                         meter_cents: int | None = None) -> RoundBonuses:
+    """Settle a round's side bets, all against the house.
+
+    ``banker_seat`` is the seat of a player-banker, if one banks: their own side bets
+    are settled like anyone's, against the house, and they pay none
+    (``banker_pays_cents`` is always 0). ``banker_hand`` (seven cards) decides
+    Queen's Dragon; ``dealer_hand`` is the dealer's seven cards for envy (paid only
+    if the envy table's data says so).
+    """
+    profile = get_profile(profile)
+    if len(hands) != len(bonus_bets_cents):
+        raise ValueError("Give one bonus bet (0 for none) for every seat.")
+    if banker_seat is not None and not 0 <= banker_seat < len(hands):
+        raise ValueError("The player-banker's seat is not at the table.")
+    bonuses = tuple(
+        settle_bonus(hand, bet, profile, meter_cents=meter_cents) if hand is not None and bet
+        else None for hand, bet in zip(hands, bonus_bets_cents, strict=True))
+    envies = tuple(envy_payments(hands, bonus_bets_cents, profile, dealer_hand))
+    dragon: tuple[BonusResult | None, ...] = ()
+    if dragon_bets_cents is not None:
+        if banker_hand is None:
+            raise ValueError("Queen's Dragon is settled on the banker's hand: give it.")
+        dragon = tuple(queens_dragon(banker_hand, bet, profile) if bet else None
+                       for bet in dragon_bets_cents)
+    settled = [r for r in (*bonuses, *dragon) if r is not None]
+    pays = sum(r.net_cents for r in settled if r.won) + sum(e.amount_cents for e in envies)
+    takes = sum(r.bet_cents for r in settled if not r.won)
+    return RoundBonuses(bonuses, envies, dragon, pays, takes, 0)

@@ -1,0 +1,391 @@
+"""Feedback in words: what the trainee answered, what was right, and why.
+
+Every drill kind builds its feedback here from the same pieces (``Drill.feedback``
+in each kind's module puts them together): the trainee's answer and the right one
+in words, one sentence of the house-way sheet or of the rule book (docs/rules.md)
+that says why, and, for an answer of several parts (a table settled seat by seat,
+a round's settle step with the player-banker's commission), each part right or
+wrong. The practice hint (``hint``) names the rule family in words and says what to
+look at. Pure: the sentences are the engine's own, like the grades' explanations.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..house_way import load, rule_family
+from ..profiles import TableProfile
+
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+RANK_WORDS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "T": "tens",
+              "9": "nines", "8": "eights", "7": "sevens", "6": "sixes", "5": "fives",
+              "4": "fours", "3": "threes", "2": "twos"}
+
+
+def card_text(card: Any) -> str:
+    """Return a card as people write it: ``10♥``, ``Q♠``, ``joker``."""
+    text = str(card)
+    if text == "JK":
+        return "joker"
+    if len(text) != 2 or text[1] not in SUIT_SYMBOLS:
+        return text
+    return ("10" if text[0] == "T" else text[0]) + SUIT_SYMBOLS[text[1]]
+
+
+def cards_text(cards: Iterable[Any]) -> str:
+    """Return cards as people write them, separated by spaces."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def money(cents: int | None) -> str:
+    """Return whole cents as dollars (``$47.50``), computed in integers."""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        return "nothing"
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def commission_words(table: TableProfile) -> str:
+    """Return how a winner's pay is worked out at the table, in words."""
+    if table.no_commission:
+        return "even money, no commission"
+    if table.fee_cents is not None:
+        return f"even money (the {money(table.fee_cents)} fee is charged win or lose)"
+    return f"even money less {rate_words(table)}"
+
+
+def rate_words(table: TableProfile) -> str:
+    """Return the commission rate in words ("5% commission"), or why there is none."""
+    if table.no_commission:
+        return "no commission (a no-commission table)"
+    if table.fee_cents is not None:
+        return "no commission (the table charges a fee instead)"
+    return f"{(table.commission_rate * 100).normalize():f}% commission"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One graded part of an answer: a seat, the settling order, a commission."""
+
+    name: str
+    correct: bool
+    said: str
+    right: str
+    why: str = ""
+    # The part's mistake as the two halves of a sentence: "You paid $50.00" and
+    # "even money less 5% commission is $47.50".
+    you: str = ""
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {"name": self.name, "correct": self.correct, "said": self.said,
+                "right": self.right, "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    """What one answer gets back, in words.
+
+    ``said`` is what the trainee answered ("You paid $50.00"), ``right`` what was
+    right ("even money less 5% commission is $47.50"), ``why`` the sentence of the
+    sheet or rule book behind it. ``sheet_rule`` and ``house_way`` name the line of
+    the printable sheet ``why`` quotes, when it quotes one; ``section`` the rule
+    book's section otherwise. ``parts`` lists each part of a multi-part answer.
+    """
+
+    correct: bool
+    said: str
+    right: str
+    why: str
+    rule_id: str
+    house_way: str | None = None
+    sheet_rule: str | None = None
+    section: str = ""
+    detail: str = ""
+    parts: tuple[Part, ...] = ()
+    timed_out: bool = False
+
+    @property
+    def wrong_parts(self) -> tuple[str, ...]:
+        """Return the names of the parts answered wrong, in order."""
+        return tuple(p.name for p in self.parts if not p.correct)
+
+    @property
+    def sentence(self) -> str:
+        """Return the answer and the right one in one sentence."""
+        if self.correct:
+            return f"{self.said}: right."
+        return f"{self.said}; {self.right}."
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the answer's response carries it)."""
+        return {"correct": self.correct, "said": self.said, "right": self.right,
+                "why": self.why, "rule_id": self.rule_id, "sentence": self.sentence,
+                "house_way": self.house_way, "sheet_rule": self.sheet_rule,
+                "section": self.section, "wrong_parts": list(self.wrong_parts),
+                "parts": [p.as_dict() for p in self.parts]}
+
+
+# --- the rule book, rule by rule ---------------------------------------------------
+#
+# Each drill rule id (house-way rules come from their sheet) with the rule book's
+# section and its sentence. The rules' short names are the web's (trainer/web/names.py).
+
+RULE_BOOK: dict[str, tuple[str, str]] = {
+    "settlement.win": ("§7", "Two wins win: the bet is paid even money less the commission."),
+    "settlement.push": ("§7", "One win and one loss push: the bet is returned."),
+    "settlement.lose": ("§7", "No win loses: the bet is taken."),
+    "settlement.copy-push": ("§7",
+                             "A copy goes to the banker; with a win on the other hand the bet pushes."),
+    "settlement.copy-lose": ("§7",
+                             "A copy goes to the banker; without a win on the other hand the bet loses."),
+    "settlement.foul": ("§8", "A fouled player hand loses its bet, whatever the cards."),
+    "settlement.queen-high": ("§11",
+                              "At a no-commission table every bet pushes when the banker's seven "
+                              "cards are a queen-high pai gow."),
+    "foul.pair-over-no-pair": ("§3",
+                               "A pair in front over a back with no pair is a foul: the back must "
+                               "rank above the front."),
+    "foul.higher-pair-in-front": ("§3",
+                                  "A front pair higher than the back's pair is a foul."),
+    "foul.higher-cards-in-front": ("§3",
+                                   "With no pair on either side the front is compared with the "
+                                   "back's two highest cards in order: a higher front is a foul."),
+    "foul.legal.same-pair": ("§3",
+                             "The same pair in front and in back is legal: the back counts as higher."),
+    "foul.legal.same-top-ranks": ("§3",
+                                  "A front equal to the back's two highest ranks is legal: the "
+                                  "back counts as higher."),
+    "foul.legal.pair-under-pair": ("§3",
+                                   "A front pair lower than the back's pair is legal."),
+    "foul.legal.pair-under-better": ("§3",
+                                     "A front pair under a back of two pair or better is legal."),
+    "foul.legal.no-pair": ("§3",
+                           "No pair on either side and the back's highest cards above the front's: legal."),
+    "foul.legal": ("§3",
+                   "A back with a pair or better over a front with no pair is legal."),
+    "reading.compare.five": ("§4",
+                             "Hands compare by category first, then by the ranks that make "
+                             "them, high to low; suits never break a tie."),
+    "reading.compare.two": ("§6",
+                            "A pair beats no pair; otherwise the higher card, then the lower, decides."),
+    "reading.copy.five": ("§4",
+                          "Hands of the same ranks are a copy: neither wins (at the table a copy "
+                          "goes to the banker)."),
+    "reading.copy.two": ("§6",
+                         "Two-card hands of the same ranks are a copy: neither wins (at the table "
+                         "a copy goes to the banker)."),
+    "action.banker": ("§2",
+                      "Count the dice total counter-clockwise with the banker's seat as 1: "
+                      "totals of 1, 8 and 15 land on the banker."),
+    "action.count": ("§2",
+                     "Count the dice total counter-clockwise with the banker's seat as 1; the "
+                     "first pile goes to the seat counted to."),
+    "action.player-banker": ("§2",
+                             "When a player banks, the count starts at the player-banker's seat, "
+                             "which is 1."),
+    "round.action": ("§2",
+                     "Count the dice total counter-clockwise with the banker's seat as 1; the "
+                     "piles follow counter-clockwise and a pile on an empty seat is dead."),
+    "round.action.player-banker": ("§2",
+                                   "When a player banks, the count starts at the player-banker's "
+                                   "seat, which is 1."),
+    "round.settle": ("§9",
+                     "Losing bets are taken first, then winners are paid net of commission; "
+                     "pushes stay where they are."),
+    "round.settle.player-banker": ("§10",
+                                   "The player-banker pays the winners, takes the losers and pays "
+                                   "commission on the bank's net win."),
+    "round.settle.outcome": ("§7",
+                             "Two wins win, one win pushes, no win loses; a copy goes to the banker."),
+    "round.settle.order": ("§9",
+                           "Losing bets are taken first, then winners are paid."),
+    "round.settle.amount": ("§9",
+                            "A winner is paid even money less the commission."),
+    "round.settle.banker-commission": ("§10",
+                                       "The player-banker pays commission on the bank's net win: "
+                                       "what the losers lost less what the winners won."),
+}
+
+READING_CATEGORY = ("§4",
+                    "From high to low: five aces, royal flush, straight flush, four of a kind, "
+                    "full house, flush, straight, three of a kind, two pair, one pair, high card.")
+READING_JOKER = ("§5",
+                 "The joker counts as an ace, or completes a straight, a flush or a straight flush.")
+
+# The house-way families: what they are and what to look at.
+FAMILY_HINTS: dict[str, str] = {
+    "pai-gow": "No pair (pai gow): look at the highest card, the next two, and any straight or flush.",
+    "one-pair": "One pair: look at the pair and the two highest singletons.",
+    "two-pair": "Two pair: look at the ranks of both pairs (low, medium or high) and whether "
+                "there is an ace (or the joker) to play in front.",
+    "three-pair": "Three pair: look at the highest pair; it goes in front.",
+    "trips": "Three of a kind: look at the rank of the three; three aces are split.",
+    "two-trips": "Two sets of three: look at the lower set; the higher three stay in back.",
+    "full-house": "A full house: look at the pair's rank, and whether it must be split.",
+    "trips-two-pair": "Three of a kind with two pair: look at the higher pair.",
+    "quads": "Four of a kind: look at the rank of the four and at the singletons.",
+    "quads-pair": "Four of a kind with a pair: look at the pair and the rank of the four.",
+    "quads-trips": "Four of a kind with three of a kind: look at which set goes where.",
+    "five-aces": "Five aces (four aces and the joker): look at whether there is a pair of kings.",
+    "sf": "A straight or a flush: look at what the rest of the cards make and whether "
+          "playing it still leaves a good front.",
+}
+DRILL_HINTS: dict[str, str] = {
+    "settlement": "Settling: look at each back against the banker's back and each front "
+                  "against the banker's front; a copy goes to the banker, and a winner is "
+                  "paid less the commission.",
+    "foul": "A foul: look at the front against the back's best cards; the back must rank "
+            "above it.",
+    "reading": "Reading a hand: look for pairs, three or four of a kind first, then a "
+               "straight or a flush, and where the joker fits.",
+    "action": "The action: add the dice, look at where the banker sits, and count "
+              "counter-clockwise from the banker's seat as 1.",
+    "round": "A round: look at the banker's seat to count the action, set the banker's hand "
+             "the house way, then take the losers before paying the winners.",
+}
+
+
+def house_way_name(house_way: str) -> str:
+    """Return a house way's name for sentences ("Trump Plaza (Atlantic City)")."""
+    try:
+        return load(house_way).title.removesuffix(" house way")
+    except (ValueError, LookupError, OSError):
+        return house_way
+
+
+def sheet_rule(house_way: str, rule_id: str) -> tuple[str, str, str] | None:
+    """Return a house-way rule's (number, sheet text, id on the sheet), or None."""
+    try:
+        rule = load(house_way).rule(rule_id)
+    except (ValueError, LookupError, OSError):
+        return None
+    return rule.number, rule.text, rule.id
+
+
+def sheet_sentence(house_way: str, rule_id: str) -> str:
+    """Return a house-way rule as its sheet says it: "Trump Plaza (Atlantic City) 3.2: ..."."""
+    found = sheet_rule(house_way, rule_id)
+    if found is None:
+        return ""
+    number, text, _ = found
+    return f"{house_way_name(house_way)} {number}: {text}"
+
+
+def rule_book(rule_id: str) -> tuple[str, str] | None:
+    """Return a drill rule's (rule book section, sentence), or None."""
+    if rule_id in RULE_BOOK:
+        return RULE_BOOK[rule_id]
+    if rule_id.startswith("reading."):
+        return READING_JOKER if rule_id.endswith(".joker") else READING_CATEGORY
+    if rule_id.startswith("round.banker."):
+        family = rule_id.removeprefix("round.banker.")
+        return ("§13", FAMILY_HINTS.get(family, "Set the banker's hand by the house way."))
+    return None
+
+
+def hint(rule_id: str) -> str:
+    """Return the practice hint of a rule: its family in words and what to look at."""
+    if rule_id.startswith("round.banker."):
+        family = rule_id.removeprefix("round.banker.")
+        return FAMILY_HINTS.get(family, DRILL_HINTS["round"])
+    if rule_id.startswith("round.action"):
+        return DRILL_HINTS["action"]
+    if rule_id.startswith("round.settle"):
+        return DRILL_HINTS["settlement"]
+    family = rule_family(rule_id)
+    return FAMILY_HINTS.get(family) or DRILL_HINTS.get(family) or \
+        "Look at the cards the rule turns on."
+
+
+def book_why(rule_id: str) -> tuple[str, str]:
+    """Return (rule book sentence, section) of a drill rule, or empty strings."""
+    book = rule_book(rule_id)
+    return (book[1], book[0]) if book is not None else ("", "")
+
+
+def house_way_feedback(correct: bool, said: str, right: str, house_way: str, rule_id: str,
+                       detail: str = "", timed_out: bool = False,
+                       parts: tuple[Part, ...] = (), shown_rule: str | None = None) -> Feedback:
+    """Return feedback whose reason is a line of the house-way sheet."""
+    rule = shown_rule or rule_id
+    found = sheet_rule(house_way, rule)
+    if found is None:
+        why, section = book_why(rule_id)
+        return Feedback(correct, said, right, why, rule_id, section=section, detail=detail,
+                        parts=parts, timed_out=timed_out)
+    return Feedback(correct, said, right, sheet_sentence(house_way, rule), rule_id,
+                    house_way=house_way, sheet_rule=found[2], detail=detail, parts=parts,
+                    timed_out=timed_out)
+
+
+def book_feedback(correct: bool, said: str, right: str, rule_id: str, detail: str = "",
+                  timed_out: bool = False, parts: tuple[Part, ...] = ()) -> Feedback:
+    """Return feedback whose reason is a sentence of the rule book."""
+    why, section = book_why(rule_id)
+    return Feedback(correct, said, right, why, rule_id, section=section, detail=detail,
+                    parts=parts, timed_out=timed_out)
+
+
+NO_ANSWER = "You gave no answer in time"
+
+
+def setting_said(seven: Sequence[Any], front: Sequence[Any]) -> str:
+    """Describe how the trainee set seven cards, in the sheet's terms where it can."""
+    ranks = Counter(str(c)[0] for c in seven if str(c) != "JK")
+    pairs = sorted((r for r, n in ranks.items() if n >= 2), key="23456789TJQKA".index)
+    front_ranks = [str(c)[0] for c in front]
+    shown = cards_text(front)
+    if len(pairs) >= 2:
+        if front_ranks[0] == front_ranks[1] and front_ranks[0] in pairs:
+            return f"You split the pairs: {RANK_WORDS[front_ranks[0]]} in front"
+        if not set(front_ranks) & set(pairs):
+            return f"You kept the pairs together: {shown} in front"
+    if len(pairs) == 1 and front_ranks[0] == front_ranks[1] == pairs[0]:
+        return f"You put the pair of {RANK_WORDS[pairs[0]]} in front"
+    return f"You put {shown} in front"
+
+
+def outcome_words(outcome: str | None, paid_cents: int | None = None) -> str:
+    """Return a settled position in words: "win, paid $47.50", "push", "lose"."""
+    if outcome is None:
+        return "not settled"
+    if outcome == "win":
+        return f"win, paid {money(paid_cents)}" if paid_cents is not None else "win"
+    return str(outcome)
+
+
+def hands_words(back: str, front: str, fouled: bool, reset: bool, queen_high: bool) -> str:
+    """Describe why a seat settles as it does, from its back and front results."""
+    if fouled and not reset:
+        return "is fouled, and a fouled hand loses"
+    lead = "is fouled and reset the house way; it then " if fouled else ""
+    if queen_high:
+        return lead + "plays a queen-high pai gow banker at a no-commission table, so every bet pushes"
+    results = {"win": "wins", "loss": "loses", "copy": "copies"}
+    if "copy" in (back, front):
+        which = "back" if back == "copy" else "front"
+        if back == front == "copy":
+            which = "back and the front"
+        return lead + f"copies the {which}, and copies go to the banker"
+    if back == front:
+        return lead + f"{results.get(back, back)} both hands"
+    return lead + f"{results.get(back, back)} the back and {results.get(front, front)} the front"
+
+
+def parts_feedback(parts: tuple[Part, ...], answered: bool, correct: bool, rule_id: str,
+                   detail: str, timed_out: bool) -> Feedback:
+    """Return the feedback on a multi-part answer: the first wrong part's sentence leads."""
+    wrong = [p for p in parts if not p.correct]
+    if not answered:
+        said, right = NO_ANSWER, "every part counts as wrong"
+    elif wrong:
+        said, right = wrong[0].you, wrong[0].fix
+    else:
+        said, right = "You settled every part right", ""
+    return book_feedback(correct and answered and not timed_out, said, right, rule_id,
+                         detail, timed_out, parts)

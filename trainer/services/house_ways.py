@@ -1,0 +1,75 @@
+"""The installation's house ways and table-rules profiles: what a manager owns.
+
+One place lists them, with how many groups use each (the manager's "House ways"
+page). Today they are the engine's presets and profiles; the house-way editor
+(issue 18) adds the published custom versions here, and every page that offers
+a house way or a profile is meant to ask this module.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
+from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
+from trainer.extensions import db
+from trainer.models import Group
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWayEntry:
+    """One house way the installation offers, described for people."""
+
+    name: str
+    title: str
+    casino: str
+    source: str
+    sections: int
+    rules: int
+    default: bool
+    groups: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileEntry:
+    """One table-rules profile the installation offers, described for people."""
+
+    name: str
+    title: str
+    description: str
+    min_bet_cents: int
+    max_bet_cents: int
+    default: bool
+    groups: int
+
+
+def _groups_using(column: object) -> dict[str, int]:
+    rows = db.session.execute(select(column, func.count()).group_by(column)).all()
+    return {str(value): int(count) for value, count in rows}
+
+
+def house_ways() -> list[HouseWayEntry]:
+    """Return every house way on offer, the default first, with the number of groups on it."""
+    used = _groups_using(Group.house_way)
+    entries = []
+    for name in preset_names():
+        way = load(name)
+        entries.append(HouseWayEntry(
+            name=name, title=way.title, casino=way.casino, source=way.source,
+            sections=len(way.sections), rules=len(way.rules),
+            default=name == DEFAULT_HOUSE_WAY, groups=used.get(name, 0)))
+    return entries
+
+
+def profiles() -> list[ProfileEntry]:
+    """Return every table-rules profile on offer, the default first, with its groups."""
+    used = _groups_using(Group.profile)
+    entries = []
+    for name in profile_names():
+        profile = get_profile(name)
+        entries.append(ProfileEntry(
+            name=name, title=profile.title or name, description=profile.describe(),
+            min_bet_cents=profile.min_bet_cents, max_bet_cents=profile.max_bet_cents,
+            default=name == DEFAULT_PROFILE, groups=used.get(name, 0)))
+    return entries

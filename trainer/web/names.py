@@ -1,0 +1,203 @@
+"""Words for the machine's names: rule ids, rule families, house ways, profiles, outcomes.
+
+Pages show these words; the ids themselves appear only in ``title=`` tooltips and
+in exports (docs/house-ways.md, "Names people read"). A name the tables here do not
+know is turned into words from its parts, never shown as the bare id.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
+
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
+from trainer.engine.house_way.interpreter import Rule
+from trainer.engine.profiles import PROFILES
+from trainer.web import drill_kinds
+
+FAMILIES = {
+    "pai-gow": _l("No pair"),
+    "one-pair": _l("One pair"),
+    "two-pair": _l("Two pair"),
+    "three-pair": _l("Three pair"),
+    "trips": _l("Trips"),
+    "two-trips": _l("Two sets of trips"),
+    "full-house": _l("Full house"),
+    "trips-two-pair": _l("Trips and two pair"),
+    "quads": _l("Four of a kind"),
+    "quads-pair": _l("Four of a kind and a pair"),
+    "quads-trips": _l("Four of a kind and trips"),
+    "five-aces": _l("Five aces"),
+    "sf": _l("Straights and flushes"),
+    # The rule book's families named like drill kinds (settlement, action, round) are
+    # their names in words (words_of), so no drill slug is written here.
+    "foul": _l("Fouls"),
+    "reading": _l("Reading hands"),
+    # the drills' own generation families
+    "legal": _l("Legal settings"),
+    "fouled": _l("Fouled settings"),
+    "boundary": _l("Near a foul"),
+    "joker": _l("Hands with the joker"),
+    "compare-two": _l("Comparing two hands"),
+    "compare-five": _l("Comparing five-card hands"),
+    "category": _l("Naming the hand"),
+}
+
+# Rules that are the rule book's, not a house way's (docs/rules.md).
+RULES = {
+    "settlement.win": _l("Player wins: paid less commission"),
+    "settlement.lose": _l("Player loses"),
+    "settlement.push": _l("One hand each: push"),
+    "settlement.copy-push": _l("A copy goes to the banker: push"),
+    "settlement.copy-lose": _l("Copies go to the banker: lose"),
+    "settlement.foul": _l("A fouled hand loses"),
+    "settlement.queen-high": _l("Queen-high pai gow: every bet pushes"),
+    "foul.legal": _l("Legal setting"),
+    "foul.legal.same-pair": _l("Same pair in both hands: legal"),
+    "foul.legal.same-top-ranks": _l("Same top cards: legal"),
+    "foul.legal.pair-under-pair": _l("Lower pair in front: legal"),
+    "foul.legal.pair-under-better": _l("Pair in front under a better back: legal"),
+    "foul.legal.no-pair": _l("Higher cards in back: legal"),
+    "foul.pair-over-no-pair": _l("Pair in front over no pair: foul"),
+    "foul.higher-pair-in-front": _l("Higher pair in front: foul"),
+    "foul.higher-cards-in-front": _l("Higher cards in front: foul"),
+    "action.banker": _l("Dice: the banker's seat"),
+    "action.count": _l("Dice: counting the seats"),
+    "action.player-banker": _l("Dice: a player banks"),
+    "round.action": _l("Round: the action"),
+    "round.action.player-banker": _l("Round: the action with a player banking"),
+    "round.settle": _l("Round: settling"),
+    "round.settle.player-banker": _l("Round: settling with a player banking"),
+    "round.settle.outcome": _l("Round: a seat's result"),
+    "round.settle.order": _l("Round: the order of settling"),
+    "round.settle.amount": _l("Round: the amount paid"),
+    "round.settle.banker-commission": _l("Round: the banker's commission"),
+}
+OUTCOMES = {
+    "win": _l("Win"), "lose": _l("Lose"), "push": _l("Push"), "foul": _l("Foul"),
+    "legal": _l("Legal"), "fouled": _l("Fouled"), "copy": _l("Copy"),
+    "a": _l("Hand A"), "b": _l("Hand B"), "correct": _l("Right"), "wrong": _l("Wrong"),
+    "timed_out": _l("Timed out"), "passed": _l("Passed"), "failed": _l("Not passed"),
+}
+CARD_COUNTS = {"2": _l("two-card"), "5": _l("five-card"), "7": _l("seven-card")}
+
+
+def words_of(slug: object) -> str:
+    """Return an unknown slug as words: ``two-pair.split`` -> ``Two pair split``."""
+    text = str(slug or "").replace(".", " ").replace("-", " ").replace("_", " ").strip()
+    return text[:1].upper() + text[1:] if text else "—"
+
+
+def family_name(family: object) -> str:
+    """Return a rule family in words (``two-pair`` -> ``Two pair``)."""
+    key = str(family or "")
+    return str(FAMILIES[key]) if key in FAMILIES else words_of(key)
+
+
+@cache
+def _house_rules(house_way: str) -> dict[str, Rule]:
+    return {r.id: r for r in load(house_way).rules}
+
+
+def house_rule(rule_id: str, house_way: str | None = None) -> Rule | None:
+    """Return a house-way rule by id: from ``house_way`` if given, else the first preset that has it."""
+    order = preset_names()
+    if house_way in order:
+        order = [house_way, *(n for n in order if n != house_way)]
+    for name in order:
+        rule = _house_rules(name).get(rule_id)
+        if rule is not None:
+            return rule
+    return None
+
+
+def _reading_name(rule_id: str) -> str | None:
+    parts = rule_id.split(".")
+    if len(parts) >= 3 and parts[1] in ("copy", "compare"):
+        size = str(CARD_COUNTS.get(parts[2], parts[2]))
+        if parts[1] == "copy":
+            return str(_l("Reading: a copy of %(size)s hands", size=size))
+        return str(_l("Reading: which %(size)s hand wins", size=size))
+    if len(parts) >= 2:
+        hand = words_of(parts[1]).lower()
+        if parts[-1] == "joker" and len(parts) > 2:
+            return str(_l("Reading: %(hand)s with the joker", hand=hand))
+        return str(_l("Reading: %(hand)s", hand=hand))
+    return None
+
+
+def rule_name(rule_id: object, house_way: str | None = None) -> str:
+    """Return a rule in words: its short name and number on the sheet, or the rule book's words."""
+    if not rule_id:
+        return "—"
+    rid = str(rule_id)
+    if rid in RULES:
+        return str(RULES[rid])
+    if rid.startswith("reading."):
+        return _reading_name(rid) or words_of(rid)
+    if rid.startswith("round.banker."):
+        return str(_l("Round: the banker's hand, %(family)s",
+                      family=family_name(rid.removeprefix("round.banker.")).lower()))
+    rule = house_rule(rid, house_way)
+    if rule is not None:
+        return str(_l("%(short)s (rule %(number)s)", short=rule.short, number=rule.number))
+    family = rid.split(".", 1)[0]
+    return family_name(family) if family in FAMILIES else words_of(rid)
+
+
+def rule_short(rule_id: object, house_way: str | None = None) -> str:
+    """Return a house-way rule's short name alone (its number shown beside it), else its words."""
+    rule = house_rule(str(rule_id), house_way) if rule_id else None
+    return rule.short if rule is not None else rule_name(rule_id, house_way)
+
+
+def rule_tag(rule_id: object, house_way: str | None = None) -> Markup:
+    """Return a rule's words in a span whose tooltip is its id; a dash for none."""
+    if not rule_id:
+        return Markup("—")
+    return Markup('<span class="rule-name" title="{}">{}</span>').format(
+        str(rule_id), rule_name(rule_id, house_way))
+
+
+def house_way_name(name: object) -> str:
+    """Return a house way as its casino's name, from the house way's own data."""
+    key = str(name or "")
+    if key in preset_names():
+        way = load(key)
+        title = way.title.removesuffix(" house way").strip()
+        return title or way.casino
+    return words_of(key) if key else "—"
+
+
+def profile_name(name: object) -> str:
+    """Return a table-rules profile in words (its ``title``)."""
+    key = str(name or "")
+    profile = PROFILES.get(key)
+    if profile is not None and profile.title:
+        return profile.title
+    return words_of(key)
+
+
+def outcome_name(value: object) -> str:
+    """Return an outcome (win, push, lose, legal, fouled...) in words."""
+    key = str(value) if value is not None else ""
+    return str(OUTCOMES[key]) if key in OUTCOMES else words_of(key)
+
+
+def kind_name(kind: object) -> str:
+    """Return a drill kind's title; an unregistered kind in words, not its slug."""
+    key = str(kind or "")
+    if drill_kinds.get_kind(key) is not None:
+        return drill_kinds.title(key)
+    return words_of(key)
+
+
+def default_house_way() -> str:
+    """Return the default house way's name in words."""
+    return house_way_name(DEFAULT_HOUSE_WAY)
+
+
+def title_tag(words: str, ident: object) -> Markup:
+    """Return words in a span whose tooltip is the id they stand for."""
+    return Markup('<span title="{}">{}</span>').format(str(ident), escape(words))
