@@ -303,8 +303,9 @@
     note.textContent = "";
     renderBet();
   });
+  var sideBet = document.getElementById("side-bet");
   buttons.deal.addEventListener("click", function () {
-    deal(root.dataset.dealUrl, { bet_cents: betTotal() });
+    deal(root.dataset.dealUrl, { bet_cents: betTotal(), bonus_cents: sideBet ? Number(sideBet.value) : 0 });
   });
   buttons.rebet.addEventListener("click", function () {
     deal(root.dataset.rebetUrl, {});

@@ -1,12 +1,14 @@
 """The app's commands: create-user, seed-demo and the migrations behind db upgrade."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import flask_migrate
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from trainer.cli.accounts import DEMO_TRAINEE_PASSWORD
+from trainer.cli.accounts import DEMO_MANAGER, DEMO_TRAINEE_PASSWORD
 from trainer.extensions import db
 from trainer.models import Group, Role, User
 from web.helpers import login
@@ -19,6 +21,42 @@ def test_create_user_prompts_for_the_password(app, runner) -> None:
     with app.app_context():
         user = db.session.execute(db.select(User).filter_by(login="pit.boss")).scalar_one()
         assert user.role == Role.SUPERVISOR and user.check_password("long-enough-1")
+
+
+def test_create_user_makes_a_table_games_manager(app, runner) -> None:
+    result = runner.invoke(args=["create-user", "--role", "manager", "--login", "Floor",
+                                 "--name", "Pat Floor", "--password", "long-enough-1"])
+    assert result.exit_code == 0 and "Created manager 'floor'" in result.output
+    with app.app_context():
+        user = db.session.execute(db.select(User).filter_by(login="floor")).scalar_one()
+        assert user.role == Role.MANAGER and user.name == "Pat Floor"
+
+
+def test_seed_demo_adds_a_manager_who_signs_in_to_the_manager_home(app, runner, client) -> None:
+    result = runner.invoke(args=["seed-demo"])
+    login_name, _name, password = DEMO_MANAGER
+    assert result.exit_code == 0 and login_name in result.output and password in result.output
+    with app.app_context():
+        manager = db.session.execute(db.select(User).filter_by(login=login_name)).scalar_one()
+        assert manager.role == Role.MANAGER and "(demo)" in manager.name
+
+    demo = SimpleNamespace(login=login_name, password=password)
+    assert login(client, demo).headers["Location"] == "/"
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="manager-home"' in home and "Demo group (demo)" in home
+
+
+def test_seed_demo_adds_the_manager_to_a_demo_seeded_before_managers(app, runner) -> None:
+    assert runner.invoke(args=["seed-demo"]).exit_code == 0
+    with app.app_context():
+        db.session.execute(db.delete(User).where(User.login == DEMO_MANAGER[0]))
+        db.session.commit()
+    again = runner.invoke(args=["seed-demo"])
+    assert again.exit_code == 0 and "Demo manager added" in again.output
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count()).select_from(User).where(
+            User.role == Role.MANAGER)).scalar_one() == 1
+        assert db.session.execute(db.select(db.func.count()).select_from(User)).scalar_one() == 5
 
 
 def test_create_user_refuses_a_taken_login_and_a_short_password(runner, trainee) -> None:
@@ -36,7 +74,8 @@ def test_seed_demo_creates_marked_demo_accounts_once(app, runner, client) -> Non
     assert second.exit_code == 0 and "already present" in second.output
     with app.app_context():
         users = db.session.execute(db.select(User)).scalars().all()
-        assert sorted(user.role for user in users) == ["supervisor", "trainee", "trainee", "trainee"]
+        assert sorted(user.role for user in users) == [
+            "manager", "supervisor", "trainee", "trainee", "trainee"]
         assert all("(demo)" in user.name for user in users)
         group = db.session.execute(db.select(Group)).scalar_one()
         assert len(group.memberships) == 3

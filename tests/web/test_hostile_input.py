@@ -74,6 +74,7 @@ FORMS = [
      ["name", "house_way", "profile", "length-house-way", "time-house-way",
       "accuracy-house-way", "window-house-way", "median-house-way", "certify-house-way"]),
     ("admin", "/admin/supervisors/new", ["name", "login", "password", "confirm"]),
+    ("admin", "/admin/managers/new", ["name", "login", "password", "confirm"]),
     ("admin", "/admin/users/{trainee}/active", ["active"]),
     ("trainee", "/drills/house-way/start", ["mode", "focus"]),
 ]

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from trainer.engine.drills import DRILLS
 from trainer.web import static_files
-from trainer.web.static_files import LONG_MAX_AGE, StaticFiles
+from trainer.web.static_files import LONG_MAX_AGE, StaticFiles, minify_css
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +32,8 @@ def version_of(app: Flask, filename: str) -> str:
 @pytest.mark.parametrize("filename", ["css/app.css", "js/drills.js", "favicon.svg"])
 def test_a_file_is_sent_gzipped_when_asked_and_plain_otherwise(client: FlaskClient, filename: str) -> None:
     plain_bytes = (STATIC / filename).read_bytes()
+    if filename.endswith(".css"):   # stylesheets are sent minified
+        plain_bytes = minify_css(plain_bytes.decode("utf-8")).encode("utf-8")
     with client.get(f"/static/{filename}", headers=GZIP) as packed:
         assert packed.status_code == 200
         assert packed.headers["Content-Encoding"] == "gzip"
@@ -111,7 +113,8 @@ def test_a_changed_file_gets_a_new_version(tmp_path: Path) -> None:
     before = files.version("css/site.css")
     assert before is not None and files.version("css/site.css") == before
     packed = files.get("css/site.css").gzipped  # type: ignore[union-attr]
-    assert packed is not None and gzip.decompress(packed) == sheet.read_bytes()
+    assert packed is not None and gzip.decompress(packed) == minify_css(
+        sheet.read_text(encoding="utf-8")).encode("utf-8")
 
     sheet.write_text("body { color: darkslategray; }\n" * 20, encoding="utf-8")
     # Kept once worked out: the running app keeps its versions (no work in a request) ...
@@ -172,3 +175,23 @@ def test_the_drill_page_is_under_15_kb_compressed(client: FlaskClient, trainee: 
         assert any(name.endswith(".js") for name in sizes) and any(name.endswith(".css") for name in sizes)
         total = sum(sizes.values())
         assert total < DRILL_PAGE_BUDGET, f"{kind} ({mode}): {total} bytes: {sizes}"
+
+
+def test_stylesheets_are_sent_minified_keeping_strings_and_descendant_pseudo_selectors():
+    text = ('a :focus { color: red; }  /* note */\n.x::before { content: "\\26A0  "; }\n'
+            "b, c { margin: 0 auto; background: rgb(1, 2, 3); }\n"
+            "@media (max-width: 600px) { .y { grid-template-areas: 'a  b'; } }")
+    got = minify_css(text)
+    assert "note" not in got and "\n" not in got
+    assert "a :focus{" in got                    # the space before ':' is a selector, kept
+    assert '"\\26A0  "' in got and "'a  b'" in got   # strings exactly as written
+    assert "margin: 0 auto;" in got and "rgb(1,2,3)" in got
+    assert "@media (max-width: 600px){.y{" in got
+
+
+def test_a_served_stylesheet_is_its_minified_file(client):
+    disk = Path(__file__).resolve().parents[2] / "static" / "css" / "app.css"
+    resp = client.get("/static/css/app.css")
+    assert resp.status_code == 200
+    assert resp.get_data(as_text=True) == minify_css(disk.read_text(encoding="utf-8"))
+    assert len(resp.get_data()) < len(disk.read_bytes())

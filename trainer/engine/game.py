@@ -9,18 +9,86 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .bonus_settlement import BonusResult, queens_dragon, settle_bonus
 from .cards import Card, card_list, deal, parse_cards
 from .hands import evaluate2, evaluate5
 from .house_way import HouseWaySetting, load
-from .profiles import DEFAULT_PROFILE, TableProfile, get_profile
+from .profiles import DEFAULT_PROFILE, SideBetOffer, TableProfile, get_profile
 from .setting import SPLITS, SetHand, foul_reason, same_value
 from .settlement import Settlement, settle, verify_bet
+from .side_bets import TableKind, load_table
 
 CHIPS_CENTS: tuple[int, ...] = (100, 500, 2500, 10_000)
 STARTING_BALANCE_CENTS = 100_000
+# The side bet offered when the profile offers none: the standard Fortune table, $1 to $25.
+STANDARD_SIDE_BET = SideBetOffer("fortune-standard")
+# A progressive's meter at the practice table: one player, no meter to grow, so a fixed
+# figure ($10,000, a common reset value) stands for it.
+PRACTICE_METER_CENTS = 1_000_000
+
+
+def game_side_bet(profile: TableProfile | str) -> SideBetOffer:
+    """Return the side bet the player's game offers under a profile (docs/side-bets.md).
+
+    The profile's first bonus or progressive table; else its Queen's Dragon (an EZ
+    table); else the standard Fortune table ($1 to $25). Envy needs another player's
+    hand, so a table of one never pays it.
+    """
+    profile = get_profile(profile)
+    for kinds in ((TableKind.BONUS, TableKind.PROGRESSIVE), (TableKind.QUEENS_DRAGON,)):
+        for offer in profile.side_bets:
+            if load_table(offer.table).kind in kinds:
+                return offer
+    return STANDARD_SIDE_BET
+
+
+def side_bet_sizes(offer: SideBetOffer) -> tuple[int, ...]:
+    """Return the side bets the table's chooser offers (cents): the chips within the limits."""
+    sizes = tuple(c for c in (100, 500, 1000, 2500) if offer.min_cents <= c <= offer.max_cents)
+    return sizes or (offer.min_cents,)
+
+
+def _with_offer(profile: TableProfile, offer: SideBetOffer) -> TableProfile:
+    """Return the profile offering ``offer`` (the standard Fortune bet a profile lacks)."""
+    if offer in profile.side_bets:
+        return profile
+    return replace(profile, side_bets=(*profile.side_bets, offer))
+
+
+def verify_side_bet(bonus_cents: int, profile: TableProfile | str) -> None:
+    """Raise ValueError unless the side bet is none (0) or within the offered bet's limits."""
+    if isinstance(bonus_cents, bool) or not isinstance(bonus_cents, int):
+        raise ValueError("The side bet must be a whole number of cents.")
+    if bonus_cents == 0:
+        return
+    offer = game_side_bet(profile)
+    title = load_table(offer.table).title
+    if offer.min_cents == offer.max_cents and bonus_cents != offer.min_cents:
+        raise ValueError(f"The {title} bet is a fixed ${offer.min_cents / 100:.2f}.")
+    if not offer.min_cents <= bonus_cents <= offer.max_cents:
+        raise ValueError(f"The {title} bet must be between ${offer.min_cents / 100:.2f} and "
+                         f"${offer.max_cents / 100:.2f}.")
+
+
+def settle_side_bet(game_deal: GameDeal, bonus_cents: int, profile: TableProfile | str
+                    ) -> BonusResult | None:
+    """Settle the player's side bet against the house (None without one).
+
+    A bonus or the progressive is judged on the player's seven cards as dealt;
+    Queen's Dragon on the banker's seven.
+    """
+    if not bonus_cents:
+        return None
+    table = get_profile(profile)
+    offer = game_side_bet(table)
+    offering = _with_offer(table, offer)
+    if load_table(offer.table).kind is TableKind.QUEENS_DRAGON:
+        return queens_dragon(game_deal.banker, bonus_cents, offering, offer.table)
+    return settle_bonus(game_deal.player, bonus_cents, offering, offer.table,
+                        PRACTICE_METER_CENTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +109,7 @@ class HandResult:
     settlement: Settlement
     house_settlement: Settlement
     wheel: str
+    bonus: BonusResult | None = None
 
     @property
     def followed_house_way(self) -> bool:
@@ -61,16 +130,19 @@ def deal_hand(seed: int) -> GameDeal:
 
 
 def verify_deal_bet(bet_cents: int, balance_cents: int,
-                    profile: TableProfile | str = DEFAULT_PROFILE) -> None:
-    """Raise ValueError unless the bet is within the table limits and the balance covers it.
+                    profile: TableProfile | str = DEFAULT_PROFILE, bonus_cents: int = 0) -> None:
+    """Raise ValueError unless the bets are within the table limits and the balance covers them.
 
-    The balance must cover the worst loss: the bet and any flat fee.
+    The balance must cover the worst loss: the bet, any flat fee and the side bet.
     """
     profile = get_profile(profile)
     verify_bet(bet_cents, profile)
+    verify_side_bet(bonus_cents, profile)
     fee = 0 if profile.no_commission or profile.fee_cents is None else profile.fee_cents
-    if bet_cents + fee > balance_cents:
+    if bet_cents + fee + bonus_cents > balance_cents:
         needed = "" if not fee else f" (with the ${fee / 100:.2f} fee)"
+        if bonus_cents:
+            needed += " with the side bet"
         raise ValueError(f"The bet{needed} is more than your balance of "
                          f"${balance_cents / 100:.2f}.")
 
@@ -129,8 +201,11 @@ def house_way_setting(seven: Sequence[int], house_way: str, wheel: str) -> House
 
 
 def play_hand(game_deal: GameDeal, front: Sequence[str] | None, bet_cents: int,
-              profile: TableProfile | str, house_way: str) -> HandResult:
-    """Settle the player's setting (None: the house way's) and the house way's against the banker."""
+              profile: TableProfile | str, house_way: str, bonus_cents: int = 0) -> HandResult:
+    """Settle the player's setting (None: the house way's) and the house way's against the banker.
+
+    A side bet (``bonus_cents``) is settled against the house whatever the setting.
+    """
     table = get_profile(profile)
     wheel = table.wheel
     house = house_way_setting(game_deal.player, house_way, wheel)
@@ -143,7 +218,8 @@ def play_hand(game_deal: GameDeal, front: Sequence[str] | None, bet_cents: int,
                      house_way)
     house_settled = settle(house.back, house.front, banker.back, banker.front, bet_cents,
                            table, house_way)
-    return HandResult(player, house, banker, settled, house_settled, wheel)
+    bonus = settle_side_bet(game_deal, bonus_cents, table)
+    return HandResult(player, house, banker, settled, house_settled, wheel, bonus)
 
 
 def setting_dict(back: Sequence[int], front: Sequence[int], wheel: str) -> dict[str, Any]:

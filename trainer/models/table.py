@@ -38,6 +38,8 @@ class PlayerGame(Model):
     balance_cents: Mapped[int]
     starting_cents: Mapped[int]
     last_bet_cents: Mapped[int | None]
+    # The side bet of the last deal (None or 0: none), repeated by Re-Bet.
+    last_bonus_cents: Mapped[int | None]
     started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
@@ -86,6 +88,13 @@ class GameHand(Model):
     house_outcome: Mapped[str | None] = mapped_column(String(8))
     house_net_cents: Mapped[int | None]
     balance_after_cents: Mapped[int | None]
+    # The side bet (docs/side-bets.md): its pay table and stake at the deal (None: no side
+    # bet), its pay line's rule id, win and net (against the house) at settlement.
+    bonus_table: Mapped[str | None] = mapped_column(String(64))
+    bonus_bet_cents: Mapped[int | None]
+    bonus_rule: Mapped[str | None] = mapped_column(String(64))
+    bonus_win_cents: Mapped[int | None]
+    bonus_net_cents: Mapped[int | None]
     dealt_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     settled_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import InstrumentedAttribute
 
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
 from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
@@ -24,7 +25,6 @@ class HouseWayEntry:
     name: str
     title: str
     casino: str
-    source: str
     sections: int
     rules: int
     default: bool
@@ -44,7 +44,8 @@ class ProfileEntry:
     groups: int
 
 
-def _groups_using(column: object) -> dict[str, int]:
+def _groups_using(column: InstrumentedAttribute[str]) -> dict[str, int]:
+    """Return how many groups hold each value of ``column`` (a house way, a profile)."""
     rows = db.session.execute(select(column, func.count()).group_by(column)).all()
     return {str(value): int(count) for value, count in rows}
 
@@ -56,7 +57,7 @@ def house_ways() -> list[HouseWayEntry]:
     for name in preset_names():
         way = load(name)
         entries.append(HouseWayEntry(
-            name=name, title=way.title, casino=way.casino, source=way.source,
+            name=name, title=way.title, casino=way.casino,
             sections=len(way.sections), rules=len(way.rules),
             default=name == DEFAULT_HOUSE_WAY, groups=used.get(name, 0)))
     return entries

@@ -18,7 +18,7 @@ from trainer.engine.drills import DRILLS
 
 # The parts a kind's template folder holds, each drawn by name from the shared templates.
 TEMPLATE_PARTS = ("question", "answer", "feedback", "attempt")
-# What draws a kind no longer registered (its stored attempts as JSON).
+# What draws a kind no longer registered (its stored attempts named in words, never dumped).
 UNKNOWN_KIND_TEMPLATE = "drills/_unknown_kind.html"
 
 
@@ -97,7 +97,8 @@ def template(slug: str, part: str) -> str:
     """Return the template drawing ``part`` of a kind.
 
     A kind no longer registered (old rows keep their slug) is drawn by one fallback
-    template: its stored question and answers as JSON, nothing else.
+    template: its stored question and answers named in words, the stored text only in
+    a tooltip.
     """
     kind = get_kind(slug)
     if kind is None:

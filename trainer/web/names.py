@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
 from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
+from trainer.engine.side_bets import TableKind, load_table
 from trainer.web import drill_kinds
 
 FAMILIES = {
@@ -127,6 +128,27 @@ def _reading_name(rule_id: str) -> str | None:
     return None
 
 
+def _bonus_name(rule_id: str) -> str | None:
+    """Name a side bet's pay line: "Fortune bonus (standard table): four of a kind"."""
+    parts = rule_id.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        table = load_table(parts[1])
+    except (ValueError, TypeError):
+        return None
+    line = table.line_by_slug(parts[2])
+    if line is not None:
+        what = line.name
+    elif parts[2] == "nothing":
+        what = str(_l("no qualifying hand") if table.kind is TableKind.ENVY
+                   else _l("no queen-high pai gow") if table.kind is TableKind.QUEENS_DRAGON
+                   else _l("no bonus hand"))
+    else:
+        return None
+    return str(_l("%(table)s: %(line)s", table=table.title, line=what[:1].lower() + what[1:]))
+
+
 def rule_name(rule_id: object, house_way: str | None = None) -> str:
     """Return a rule in words: its short name and number on the sheet, or the rule book's words."""
     if not rule_id:
@@ -139,6 +161,8 @@ def rule_name(rule_id: object, house_way: str | None = None) -> str:
     if rid.startswith("round.banker."):
         return str(_l("Round: the banker's hand, %(family)s",
                       family=family_name(rid.removeprefix("round.banker.")).lower()))
+    if rid.startswith("bonus."):
+        return _bonus_name(rid) or words_of(rid)
     rule = house_rule(rid, house_way)
     if rule is not None:
         return str(_l("%(short)s (rule %(number)s)", short=rule.short, number=rule.number))

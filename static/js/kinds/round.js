@@ -31,7 +31,7 @@
       rows.forEach(function (r) {
         var done = order.some(function (e) { return e.seat === Number(r.dataset.seat); });
         r.classList.toggle("settled", done);
-        r.querySelectorAll("button, input").forEach(function (el) { el.disabled = done; });
+        r.querySelectorAll("button, input:not([data-side])").forEach(function (el) { el.disabled = done; });
       });
     }
 
@@ -61,6 +61,16 @@
       if (bankerInput) {
         answer.banker_commission_cents = c.parseCents(bankerInput.value);
       }
+      // Each seat with a side bet: its pay and Envy (blank is 0: most side bets lose).
+      var side = rows.filter(function (r) { return r.querySelector("[data-bonus-paid]"); }).map(function (r) {
+        var entry = { seat: Number(r.dataset.seat) };
+        [["bonus_paid_cents", "[data-bonus-paid]"], ["envy_paid_cents", "[data-envy-paid]"]].forEach(function (f) {
+          var input = r.querySelector(f[1]);
+          if (input) { entry[f[0]] = input.value.trim() === "" ? 0 : c.parseCents(input.value); }
+        });
+        return entry;
+      });
+      if (side.length) { answer.side = side; }
       c.submit(answer);
     }
 

@@ -25,11 +25,21 @@
         if (entry.outcome === "win") {
           entry.paid_cents = c.parseCents(row.querySelector("[data-paid]").value);
         }
+        sidePaid(row, entry, c);
         return entry;
       });
       c.submit({ positions: positions });
     });
     return { key: function () { return false; } };
+  }
+
+  // A seat's side bet and Envy paid (blank is 0: most side bets lose).
+  function sidePaid(row, entry, c) {
+    [["bonus_paid_cents", "[data-bonus-paid]"], ["envy_paid_cents", "[data-envy-paid]"]].forEach(function (f) {
+      var input = row.querySelector(f[1]);
+      if (input) { entry[f[0]] = input.value.trim() === "" ? 0 : c.parseCents(input.value); }
+    });
+    return entry;
   }
 
   window.PaiGow.kinds["settlement"] = settlement;

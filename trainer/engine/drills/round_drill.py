@@ -26,16 +26,35 @@ from ..cards import Card, card_list, deal_piles, parse_cards
 from ..hands import is_queen_high_pai_gow
 from ..house_way import HouseWay, HouseWaySetting, load, rule_family
 from ..setting import is_foul, same_value, splits
+from ..side_bets import load_table
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import Feedback, Part, money, parts_feedback, rate_words
 from .house_way_drill import set_hand_feedback
-from .schema import MAX_CENTS, Cards, Fields, ListOf, Maybe, OneOf, Schema, Whole
-from .settlement_drill import BETS_DOLLARS, queen_high_note, seat_part
+from .schema import MAX_CENTS, Cards, Each, Fields, ListOf, Maybe, OneOf, Schema, Whole
+from .settlement_drill import BETS_DOLLARS, _queen_high_banker, queen_high_note, seat_part
+from .side_bet_parts import (
+    draw_side_bets,
+    graded_parts,
+    is_side_part,
+    key_answer,
+    offer_of,
+    settle_side,
+    side_bet_question,
+    side_feedback_parts,
+    side_fields_schema,
+    special_category,
+    special_hand,
+)
 
 STEPS = ("action", "banker", "settle")
+
+
+def load_table_kind(name: str) -> str:
+    """Return a side-bet pay table's kind ("bonus", "progressive", "queens-dragon")."""
+    return load_table(name).kind.value
 PLAYER_BANKER_RATE = 0.25
 DEALER_SEAT = 1
 
@@ -138,6 +157,13 @@ class RoundDrill(Drill):
             index = seat_of_pile(sum(dice), banker_seat).index(banker_seat)
             seven = deal_family(rng, family, context.house_way, table.wheel)
             piles, unused = give_pile(piles, unused, index, seven)
+        # Side bets (a profile that offers one only: the others draw exactly as before).
+        offer = offer_of(table)
+        side: dict[str, Any] | None = None
+        if offer is not None:
+            side = side_bet_question(rng, offer)
+            piles, unused = self._side_piles(rng, offer, piles, unused, dice, banker_seat,
+                                             occupied, bool(steer.banker_families))
         bets = [d * 100 for d in BETS_DOLLARS
                 if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
         players: list[dict[str, Any]] = []
@@ -153,9 +179,38 @@ class RoundDrill(Drill):
             players.append({"seat": seat, "back": card_list(back), "front": card_list(front),
                             "bet_cents": rng.choice(bets)})
         players.sort(key=lambda p: p["seat"])
-        return {"dice": dice, "banker_seat": banker_seat, "occupied": occupied,
-                "piles": [card_list(p) for p in piles], "unused": card_list(unused),
-                "players": players}
+        question = {"dice": dice, "banker_seat": banker_seat, "occupied": occupied,
+                    "piles": [card_list(p) for p in piles], "unused": card_list(unused),
+                    "players": players}
+        if offer is not None and side is not None:
+            # The dealer's own hand (seat 1, playing a player-banker) makes no side bet.
+            betting = [p for p in players if p["seat"] != DEALER_SEAT]
+            for p in players:
+                p["bonus_cents"] = 0
+            for p, bonus in zip(betting, draw_side_bets(rng, offer, len(betting)), strict=True):
+                p["bonus_cents"] = bonus
+            question["side_bet"] = side
+        return question
+
+    def _side_piles(self, rng: random.Random, offer: Any, piles: list[tuple[Card, ...]],
+                    unused: tuple[Card, ...], dice: Any, banker_seat: int, occupied: list[int],
+                    steered: bool) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+        """Deal a paying hand to a player's pile now and then (Queen's Dragon: the banker's)."""
+        order = seat_of_pile(sum(dice), banker_seat)
+        if load_table_kind(offer.table) == "queens-dragon":
+            if not steered and rng.random() < 1 / 3:
+                seven = tuple(Card(c) for c in _queen_high_banker(rng))
+                piles, unused = give_pile(piles, unused, order.index(banker_seat), seven)
+            return piles, unused
+        category = special_category(rng, offer)
+        seats = [s for s in occupied if s not in (banker_seat, DEALER_SEAT)]
+        if category is None or not seats:
+            return piles, unused
+        seat = rng.choice(seats)
+        hand = special_hand(rng, category, offer, set())
+        if hand is not None:
+            piles, unused = give_pile(piles, unused, order.index(seat), hand)
+        return piles, unused
 
     def _set(self, rng: random.Random, seven: tuple[Card, ...], way: HouseWay, wheel: str,
              house: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
@@ -201,9 +256,14 @@ class RoundDrill(Drill):
             return {"seat": 1}
         if step == "banker":
             return {"front": list(question["banker_cards"][:2])}
+        probe: dict[str, Any] = {"order": []}
         if question["banker_seat"] != DEALER_SEAT:
-            return {"order": [], "banker_commission_cents": 0}
-        return {"order": []}
+            probe["banker_commission_cents"] = 0
+        if question.get("side_bet"):
+            envy = {"envy_paid_cents": 0} if question["side_bet"].get("envy") else {}
+            probe["side"] = [{"seat": p["seat"], "bonus_paid_cents": 0, **envy}
+                             for p in question["players"] if p.get("bonus_cents")]
+        return probe
 
     def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Return the shape of the step's answer.
@@ -250,6 +310,13 @@ class RoundDrill(Drill):
         if question["banker_seat"] != DEALER_SEAT:
             fields["banker_commission_cents"] = Whole(
                 0, MAX_CENTS, "Enter the commission the player-banker pays, in cents.")
+        side = question.get("side_bet")
+        if side:
+            # One entry per seat with a side bet, in seat order: its pay, and its envy.
+            fields["side"] = Each(
+                [side_fields_schema(side, p["bonus_cents"], p["seat"])
+                 for p in question["players"] if p.get("bonus_cents")],
+                "Pay the side bets of all {wanted} seats that have one; {given} were answered.")
         return Fields(fields, then=once_each)
 
     def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
@@ -377,11 +444,21 @@ class RoundDrill(Drill):
                 errors.append("round.settle.banker-commission")
         priority = ("round.settle.outcome", "round.settle.order", "round.settle.amount",
                     "round.settle.banker-commission")
-        rule_id = (min(errors, key=priority.index) if errors
-                   else self.rule_of(question, context))
         right = sum(p["correct"] for p in parts)
         text = (f"{right} of {len(parts)} seats settled right. Losers are taken first, "
                 "then winners are paid net of commission; pushes are left in place.")
+        keys = self.side_keys(question, context)
+        side_missed: list[str] = []
+        if keys:
+            side_parts = graded_parts(keys, {e["seat"]: e for e in answer.get("side", [])})
+            side_missed = [p["rule_id"] for p in side_parts if not p["correct"]]
+            parts += side_parts
+            correct_answer["side"] = [{"seat": k["seat"], **key_answer(k)} for k in keys]
+            text += (f" {sum(p['correct'] for p in side_parts)} of {len(side_parts)} "
+                     "side-bet payments right (side bets are against the house).")
+        rule_id = (min(errors, key=priority.index) if errors
+                   else side_missed[0] if side_missed else self.rule_of(question, context))
+        errors += side_missed
         if "round.settle.order" in errors:
             text += " A winner was paid before every loser was taken."
         text += queen_high_note(question["banker"], context)
@@ -390,6 +467,27 @@ class RoundDrill(Drill):
                      f"its commission is "
                      f"${correct_answer['banker_commission_cents'] / 100:.2f}.")
         return Grade(not errors, rule_id, correct_answer, text, tuple(parts))
+
+    def side_keys(self, question: dict[str, Any], context: DrillContext) -> list[dict[str, Any]]:
+        """Return the key of each seat's side bet at the settle step (none without side bets).
+
+        The house banks: the banker's hand is the dealer's. A player banks: the
+        banker's hand is a player's (it pays envy) and seat 1 is the dealer's.
+        """
+        side = question.get("side_bet")
+        if not side:
+            return []
+        banker = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
+        player_banker = question["banker_seat"] != DEALER_SEAT
+        betting = [p for p in question["players"] if p["seat"] != DEALER_SEAT]
+        dealer = next((p for p in question["players"] if p["seat"] == DEALER_SEAT), None)
+        dealer_seven = (parse_cards(dealer["back"] + dealer["front"], 7)
+                        if player_banker and dealer is not None else banker)
+        return settle_side(side, [p["seat"] for p in betting],
+                           [parse_cards(p["back"] + p["front"], 7) for p in betting],
+                           [p.get("bonus_cents") or 0 for p in betting], context.table,
+                           banker, others=[banker] if player_banker else (),
+                           dealer_seven=dealer_seven)
 
     # --- feedback in words -----------------------------------------------------
 
@@ -415,6 +513,8 @@ class RoundDrill(Drill):
         queen = context.table.no_commission and is_queen_high_pai_gow(seven)
         parts: list[Part] = []
         for part in grade.parts:
+            if is_side_part(part):
+                continue
             entry = done.get(part["seat"])
             given: dict[str, Any] = {"outcome": "push"}
             if entry is not None:
@@ -445,5 +545,9 @@ class RoundDrill(Drill):
                 "the player-banker's commission", paid == right and not timed_out,
                 money(paid), money(right), why + ".",
                 f"You charged the player-banker {money(paid)}", why))
+        side = question.get("side_bet")
+        if side:
+            parts += side_feedback_parts([p for p in grade.parts if is_side_part(p)], side,
+                                         answer is not None, timed_out)
         return parts_feedback(tuple(parts), answer is not None, grade.correct, grade.rule_id,
                               grade.explanation, timed_out)

@@ -21,6 +21,19 @@ from .explain import (
     parts_feedback,
 )
 from .schema import MAX_CENTS, Each, Fields, Maybe, OneOf, Schema, Whole
+from .side_bet_parts import (
+    answer_fields,
+    draw_side_bets,
+    graded_parts,
+    is_side_part,
+    key_answer,
+    offer_of,
+    settle_side,
+    side_bet_question,
+    side_feedback_parts,
+    special_category,
+    special_hand,
+)
 
 OUTCOMES = ("win", "push", "lose")
 # How a seat's outcome is dealt: a plain set hand, a copy of the banker's front, a foul.
@@ -77,8 +90,12 @@ def position_rule(s: Settlement, queen_high: bool) -> str:
     return f"settlement.{s.outcome.value}"
 
 
-def position_schema(seat: int) -> Schema:
-    """Return the shape of one position's settlement: an outcome, and an amount for a winner."""
+def position_schema(seat: int, side: dict[str, Any] | None = None, bonus_cents: int = 0) -> Schema:
+    """Return the shape of one position's settlement: an outcome, and an amount for a winner.
+
+    A seat with a side bet also takes its pay and, at an Envy table, its envy
+    (``side_bet_parts.answer_fields``); a seat without one takes neither.
+    """
     amount = f"Seat {seat}: enter the amount paid, in cents, as a whole number up to {MAX_CENTS:,}."
 
     def amount_for_winners(answer: dict[str, Any]) -> None:
@@ -89,7 +106,8 @@ def position_schema(seat: int) -> Schema:
             raise ValueError(f"Seat {seat}: only a winner is paid; leave the amount empty.")
 
     return Fields({"outcome": OneOf(("win", "push", "lose"),
-                                    f"Seat {seat}: mark it win, push or lose.")},
+                                    f"Seat {seat}: mark it win, push or lose."),
+                   **answer_fields(side, bonus_cents, seat)},
                   {"paid_cents": Maybe(Whole(0, MAX_CENTS, amount))}, then=amount_for_winners)
 
 
@@ -136,8 +154,8 @@ class SettlementDrill(Drill):
         """
         pay = payout_cents
         return {outcome: {"positions": [
-            {"outcome": outcome, "paid_cents": pay(p["bet_cents"], context.table)}
-            if outcome == "win" else {"outcome": outcome}
+            {**({"outcome": outcome, "paid_cents": pay(p["bet_cents"], context.table)}
+                if outcome == "win" else {"outcome": outcome}), **_no_side(question, p)}
             for p in question["positions"]]} for outcome in OUTCOMES}
 
     def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
@@ -156,19 +174,37 @@ class SettlementDrill(Drill):
         limits = [d * 100 for d in BETS_DOLLARS
                   if table.min_bet_cents <= d * 100 <= table.max_bet_cents]
         bets = [rng.choice(limits or [table.min_bet_cents]) for _ in seats]
+        # Side bets (a profile that offers one only: the others draw exactly as before).
+        offer = offer_of(table)
+        side: dict[str, Any] | None = None
+        special: tuple[Card, ...] | None = None
+        special_at = -1
+        if offer is not None:
+            side = side_bet_question(rng, offer)
+            category = special_category(rng, offer)
+            # A paying hand goes to a seat that is to win or push (the outcomes stay even).
+            room = [i for i, t in enumerate(targets) if t != "lose"]
+            if category is not None and room:
+                special_at = rng.choice(room)
+                special = special_hand(rng, category, offer, set())
         # A no-commission table where no seat is to win gets a queen-high pai gow banker
         # (every bet pushes but a fouled one under the lose policy; if the seats'
         # outcomes cannot all be dealt against one, a plain banker after five tries).
         queen = table.no_commission and "win" not in targets
         for tries in range(BANKER_TRIES):
-            banker_seven = (_queen_high_banker(rng) if queen and tries < 5
-                            else rng.sample(range(53), 7))
+            banker_seven = (_queen_high_banker(rng) if queen and special is None and tries < 5
+                            else rng.sample(range(53), 7) if special is None
+                            else rng.sample([c for c in range(53) if c not in special], 7))
             banker = way.set(banker_seven, wheel)
-            used = set(banker_seven)
+            used = set(banker_seven) | set(special or ())
             positions = []
-            for seat, target, bet in zip(seats, targets, bets, strict=True):
-                hand = self._player(rng, target, used, banker, bet, context,
-                                    last=tries == BANKER_TRIES - 1)
+            for at, (seat, target, bet) in enumerate(zip(seats, targets, bets, strict=True)):
+                if at == special_at and special is not None:
+                    hand = self._special(special, target, banker, bet, context,
+                                         last=tries == BANKER_TRIES - 1)
+                else:
+                    hand = self._player(rng, target, used, banker, bet, context,
+                                        last=tries == BANKER_TRIES - 1)
                 if hand is None:
                     break
                 back, front = list(hand[0]), list(hand[1])
@@ -182,8 +218,25 @@ class SettlementDrill(Drill):
         banker_back, banker_front = list(banker.back), list(banker.front)
         rng.shuffle(banker_back)
         rng.shuffle(banker_front)
-        return {"banker": {"back": card_list(banker_back), "front": card_list(banker_front)},
-                "positions": positions}
+        question: dict[str, Any] = {
+            "banker": {"back": card_list(banker_back), "front": card_list(banker_front)},
+            "positions": positions}
+        if offer is not None and side is not None:
+            for p, bonus in zip(positions, draw_side_bets(rng, offer, len(positions)),
+                                strict=True):
+                p["bonus_cents"] = bonus
+            question["side_bet"] = side
+        return question
+
+    def _special(self, seven: tuple[Card, ...], target: str, banker: HouseWaySetting,
+                 bet: int, context: DrillContext, last: bool = False
+                 ) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+        """Set a dealt paying hand the house way; None unless it settles ``target``."""
+        w = load(context.house_way).set(seven, context.table.wheel)
+        result = settle(w.back, w.front, banker.back, banker.front, bet, context.table,
+                        context.house_way)
+        return (tuple(w.back), tuple(w.front)) if result.outcome.value == target or last \
+            else None
 
     def _player(self, rng: random.Random, target: str, used: set[int],
                 banker: HouseWaySetting, bet: int, context: DrillContext, last: bool = False
@@ -262,8 +315,10 @@ class SettlementDrill(Drill):
         A winner carries the amount paid in whole cents; a push or a loser carries
         no amount (``null`` or none at all).
         """
+        side = question.get("side_bet")
         return Fields({"positions": Each(
-            [position_schema(p["seat"]) for p in question["positions"]],
+            [position_schema(p["seat"], side, p.get("bonus_cents") or 0)
+             for p in question["positions"]],
             "Settle all {wanted} positions; {given} were answered.")})
 
     def part_results(self, answer: Any, correct_answer: Any, timed_out: bool) -> list[bool]:
@@ -272,7 +327,8 @@ class SettlementDrill(Drill):
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Mark every position a loser."""
-        return {"positions": [{"outcome": "lose"} for _ in question["positions"]]}
+        return {"positions": [{"outcome": "lose", **_no_side(question, p)}
+                              for p in question["positions"]]}
 
     def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade each position's outcome and, for winners, the amount paid."""
@@ -298,31 +354,68 @@ class SettlementDrill(Drill):
                                  "front": card_list(s.reset_front),
                                  "rule": s.reset_rule}
             parts.append(part)
-        rule_id = missed[0] if missed else min(rules, key=PRIORITY.index)
         right = sum(p["correct"] for p in parts)
+        explanation = f"{right} of {len(parts)} positions settled right."
+        answer_key = [{"seat": p["seat"], "outcome": p["outcome"], "paid_cents": p["paid_cents"]}
+                      for p in parts]
+        keys = self.side_keys(question, context)
+        if keys:
+            by_seat = {k["seat"]: k for k in keys}
+            for entry in answer_key:
+                if entry["seat"] in by_seat:
+                    entry.update(key_answer(by_seat[entry["seat"]]))
+            side_parts = graded_parts(keys, {p["seat"]: a for p, a in
+                                             zip(positions, given, strict=True)})
+            missed += [p["rule_id"] for p in side_parts if not p["correct"]]
+            parts += side_parts
+            explanation += (f" {sum(p['correct'] for p in side_parts)} of {len(side_parts)} "
+                            "side-bet payments right.")
+        rule_id = missed[0] if missed else min(rules, key=PRIORITY.index)
         return Grade(
             correct=not missed,
             rule_id=rule_id,
-            correct_answer={"positions": [{"seat": p["seat"], "outcome": p["outcome"],
-                                           "paid_cents": p["paid_cents"]}
-                                          for p in parts]},
-            explanation=(f"{right} of {len(parts)} positions settled right."
-                         + queen_high_note(question["banker"], context)),
+            correct_answer={"positions": answer_key},
+            explanation=explanation + queen_high_note(question["banker"], context),
             parts=tuple(parts),
         )
+
+    def side_keys(self, question: dict[str, Any], context: DrillContext) -> list[dict[str, Any]]:
+        """Return the key of each seat's side bet (none without a ``side_bet`` in the question)."""
+        side = question.get("side_bet")
+        if not side:
+            return []
+        positions = question["positions"]
+        banker = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
+        return settle_side(side, [p["seat"] for p in positions],
+                           [parse_cards(p["back"] + p["front"], 7) for p in positions],
+                           [p.get("bonus_cents") or 0 for p in positions], context.table,
+                           banker, dealer_seven=banker)
 
     def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
                  context: DrillContext, grade: Grade | None = None,
                  timed_out: bool = False) -> Feedback:
         """List every seat right or wrong, in words; the first wrong seat leads the sentence."""
         grade = grade or self.grade(question, answer or self.probe(question), context)
-        given = answer["positions"] if answer is not None else [{} for _ in grade.parts]
+        seats = [p for p in grade.parts if not is_side_part(p)]
+        given = answer["positions"] if answer is not None else [{} for _ in seats]
         seven = parse_cards(question["banker"]["back"] + question["banker"]["front"], 7)
         queen = context.table.no_commission and is_queen_high_pai_gow(seven)
         parts = tuple(seat_part(part, ans, context, queen, timed_out)
-                      for part, ans in zip(grade.parts, given, strict=True))
+                      for part, ans in zip(seats, given, strict=True))
+        side = question.get("side_bet")
+        if side:
+            parts += side_feedback_parts([p for p in grade.parts if is_side_part(p)], side,
+                                         answer is not None, timed_out)
         return parts_feedback(parts, answer is not None, grade.correct, grade.rule_id,
                               grade.explanation, timed_out)
+
+
+def _no_side(question: dict[str, Any], position: dict[str, Any]) -> dict[str, int]:
+    """Return a position's side-bet fields paying nothing (a constant answer, the probe)."""
+    side = question.get("side_bet")
+    if not side or not position.get("bonus_cents"):
+        return {}
+    return {"bonus_paid_cents": 0, **({"envy_paid_cents": 0} if side.get("envy") else {})}
 
 
 def seat_part(part: dict[str, Any], given: dict[str, Any], context: DrillContext,

@@ -1,8 +1,9 @@
 """Supervisors' pages: groups and their dashboards, trainees, certification, settings, exports.
 
 Supervisors see their own groups and the trainees now in them; admins see every
-group, and so do table-games managers, read-only (``base.MANAGER_PAGES``). The figures come from ``trainer.services.reports``; these modules only
-read the request, check ownership and render. One blueprint (``base.bp``, with
+group, and so do table-games managers, read-only (``base.MANAGER_PAGES``). The
+figures come from ``trainer.services.reports``; these modules only read the
+request, check ownership and render. One blueprint (``base.bp``, with
 the gate every page passes), split by page family.
 """
 from trainer.web.supervisor import exports, groups, settings, trainees  # noqa: F401  (attach the routes)

@@ -1,0 +1,253 @@
+"""Side bets at a settled table: the bonus bets, envies and Queen's Dragon of the settlement
+and round drills (docs/drills.md "Side bets at the table", docs/side-bets.md).
+
+When the group's profile offers a side bet, some seats carry one; the trainee pays
+each seat's side bet (0 when it loses) and, at a table with Envy, the envy each
+seat with a bonus bet collects (0 when it collects none: no other qualifying
+hand, or a bonus bet under the Envy minimum). Each is a graded part carrying its
+pay line's rule id (``bonus.<table>.<slug>``, ``bonus.envy.<slug>``; the table's
+``...nothing`` when it pays nothing). A profile without side bets draws nothing
+here, so its questions replay exactly as before.
+
+Everything is settled by ``trainer.engine.bonus_settlement``, against the house.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..bonus_settlement import envy_payments, queens_dragon, settle_bonus
+from ..cards import Card
+from ..profiles import SideBetOffer, TableProfile
+from ..side_bets import PAY_ORDER, BonusCategory, TableKind, bonus_category, load_table, sample_hand
+from .explain import Part, money
+from .schema import Fields, Schema, Whole
+
+# Side bets shown (dollars), within the offer's limits: some under the $5 Envy minimum.
+SIDE_BETS_DOLLARS = (1, 2, 3, 5, 5, 5, 10, 10, 15, 20, 25, 25)
+# How often a seat carries a side bet.
+SIDE_BET_RATE = 0.6
+# A progressive's meter shown: whole dollars from this to that.
+METER_DOLLARS = (10_000, 250_000)
+# The most a side bet's answer may pay: $1,000,000 (far above 8,000 to 1 on $25).
+MAX_SIDE_CENTS = 100_000_000
+
+
+def offer_of(profile: TableProfile) -> SideBetOffer | None:
+    """Return the side bet a table drill deals under this profile (its first offer), or None."""
+    return profile.side_bets[0] if profile.side_bets else None
+
+
+def side_bet_question(rng: random.Random, offer: SideBetOffer) -> dict[str, Any]:
+    """Return the question's side-bet header: the table, its Envy table, a progressive's meter."""
+    side: dict[str, Any] = {"table": offer.table, "envy": offer.envy}
+    if load_table(offer.table).kind is TableKind.PROGRESSIVE:
+        side["meter_cents"] = rng.randint(*METER_DOLLARS) * 100
+    return side
+
+
+def draw_side_bets(rng: random.Random, offer: SideBetOffer, seats: int) -> list[int]:
+    """Return each seat's side bet in cents (0: none); at least one seat carries one."""
+    sizes = [d * 100 for d in SIDE_BETS_DOLLARS if offer.min_cents <= d * 100 <= offer.max_cents]
+    sizes = sizes or [offer.min_cents]
+    bets = [rng.choice(sizes) if rng.random() < SIDE_BET_RATE else 0 for _ in range(seats)]
+    if seats and not any(bets):
+        bets[rng.randrange(seats)] = rng.choice(sizes)
+    return bets
+
+
+def special_category(rng: random.Random, offer: SideBetOffer) -> BonusCategory | None:
+    """Pick a paying category to deal one seat (the deck alone almost never pays), or None.
+
+    Half the tables get one: at a table with Envy, a qualifying category half of
+    those times; otherwise any category the bonus table pays.
+    """
+    table = load_table(offer.table)
+    if table.kind not in (TableKind.BONUS, TableKind.PROGRESSIVE) or rng.random() < 0.5:
+        return None
+    paying = [c for c in PAY_ORDER if table.line_for(c) is not None]
+    if offer.envy and rng.random() < 0.5:
+        envy = load_table(offer.envy)
+        paying = [c for c in PAY_ORDER if envy.line_for(c) is not None]
+    return rng.choice(paying)
+
+
+def special_hand(rng: random.Random, category: BonusCategory, offer: SideBetOffer,
+                 used: set[int], tries: int = 40) -> tuple[Card, ...] | None:
+    """Deal seven cards of ``category`` that avoid ``used``, or None."""
+    match = load_table(offer.table).match
+    for _ in range(tries):
+        seven = sample_hand(category, rng, match)
+        if not used.intersection(seven):
+            return tuple(seven)
+    return None
+
+
+def envy_minimum(side: dict[str, Any]) -> int | None:
+    """Return the Envy table's smallest qualifying bonus bet, or None without Envy."""
+    envy = side.get("envy")
+    return (load_table(envy).min_bonus_bet_cents or 0) if isinstance(envy, str) else None
+
+
+def answer_fields(side: dict[str, Any] | None, bet_cents: int, seat: int) -> dict[str, Schema]:
+    """Return the answer fields a seat's side bet takes: its pay, and its envy at an Envy table.
+
+    A seat without a side bet takes none (the schema refuses them).
+    """
+    if not side or not bet_cents:
+        return {}
+    what = "Queen's Dragon" if load_table(side["table"]).kind is TableKind.QUEENS_DRAGON \
+        else "bonus"
+    fields: dict[str, Schema] = {"bonus_paid_cents": Whole(
+        0, MAX_SIDE_CENTS, f"Seat {seat}: enter what the {what} bet is paid, in cents "
+                           "(0 when it loses).")}
+    if side.get("envy"):
+        fields["envy_paid_cents"] = Whole(
+            0, MAX_SIDE_CENTS, f"Seat {seat}: enter the Envy paid, in cents (0 for none).")
+    return fields
+
+
+def side_fields_schema(side: dict[str, Any] | None, bet_cents: int, seat: int) -> Schema:
+    """Return one seat's side-bet answer as an object of its own (a round's ``side`` list)."""
+    return Fields({"seat": Whole(seat, seat, f"Give the side bets in seat order: seat {seat} here."),
+                   **answer_fields(side, bet_cents, seat)})
+
+
+def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Sequence[int]],
+                bets: Sequence[int], profile: TableProfile, banker_seven: Sequence[int],
+                others: Sequence[Sequence[int]] = (),
+                dealer_seven: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Return the key of every side bet at the table: per seat with one, its pay and envy.
+
+    ``seats``, ``sevens`` and ``bets`` are the betting seats' numbers, seven cards and
+    side bets (0: none); ``others`` are other players' hands that pay envy and carry no
+    side bet here (a player-banker's); ``dealer_seven`` is the dealer's hand (pays envy
+    only if the Envy table says so). Each entry: ``seat``, ``bet_cents``, ``bonus``
+    (``rule_id``, ``name``, ``category``, ``win_cents``) and, at an Envy table, ``envy``
+    (``rule_id``, ``paid_cents``, ``from``: [(seat or None, name, cents)]).
+    """
+    table = load_table(side["table"])
+    keys: list[dict[str, Any]] = []
+    hands: list[Sequence[int] | None] = [*sevens, *others]
+    all_bets = [*bets, *([0] * len(others))]
+    names = [*seats, *([None] * len(others))]
+    envies = (envy_payments(hands, all_bets, profile, dealer_seven)
+              if side.get("envy") else [])
+    for index, (seat, seven, bet) in enumerate(zip(seats, sevens, bets, strict=True)):
+        if not bet:
+            continue
+        if table.kind is TableKind.QUEENS_DRAGON:
+            result = queens_dragon(banker_seven, bet, profile, side["table"])
+            category = None
+        else:
+            result = settle_bonus(seven, bet, profile, side["table"], side.get("meter_cents"))
+            category = bonus_category(seven, table.match).slug
+        key: dict[str, Any] = {"seat": seat, "bet_cents": bet, "bonus": {
+            "rule_id": result.rule_id, "name": result.name, "category": category,
+            "win_cents": result.net_cents if result.won else 0}}
+        if side.get("envy"):
+            mine = [e for e in envies if e.seat == index]
+            envy_table = load_table(side["envy"])
+            best = max(mine, key=lambda e: e.category, default=None)
+            key["envy"] = {
+                "rule_id": best.rule_id if best is not None else envy_table.losing_rule_id,
+                "paid_cents": sum(e.amount_cents for e in mine),
+                "from": [[names[e.from_seat] if e.from_seat is not None else None, e.name,
+                          e.amount_cents] for e in mine]}
+        keys.append(key)
+    return keys
+
+
+def key_answer(key: dict[str, Any]) -> dict[str, int]:
+    """Return the right answer's side-bet fields of one seat."""
+    out = {"bonus_paid_cents": key["bonus"]["win_cents"]}
+    if "envy" in key:
+        out["envy_paid_cents"] = key["envy"]["paid_cents"]
+    return out
+
+
+def graded_parts(keys: Sequence[dict[str, Any]], given: dict[int, dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    """Grade each seat's side bet and envy against the answer's fields (by seat).
+
+    Each part: ``seat``, ``part`` ("bonus" or "envy"), ``correct``, ``rule_id``,
+    ``paid_cents`` (right), ``given_cents``, ``bet_cents`` and the words' pieces;
+    ``chance`` None (an amount is free-form, docs/drills.md "Guessing does not pay").
+    """
+    parts = []
+    for key in keys:
+        said = given.get(key["seat"], {})
+        bonus = key["bonus"]
+        parts.append({"seat": key["seat"], "part": "bonus", "chance": None,
+                      "correct": said.get("bonus_paid_cents") == bonus["win_cents"],
+                      "rule_id": bonus["rule_id"], "paid_cents": bonus["win_cents"],
+                      "given_cents": said.get("bonus_paid_cents"), "bet_cents": key["bet_cents"],
+                      "name": bonus["name"], "category": bonus["category"]})
+        if "envy" in key:
+            envy = key["envy"]
+            parts.append({"seat": key["seat"], "part": "envy", "chance": None,
+                          "correct": said.get("envy_paid_cents") == envy["paid_cents"],
+                          "rule_id": envy["rule_id"], "paid_cents": envy["paid_cents"],
+                          "given_cents": said.get("envy_paid_cents"),
+                          "bet_cents": key["bet_cents"], "from": envy["from"]})
+    return parts
+
+
+def side_sentence(part: dict[str, Any], side: dict[str, Any]) -> str:
+    """Say what one side-bet part pays and why: "Seat 2: four of a kind pays 25 to 1: $125.00"."""
+    seat, paid, bet = part["seat"], part["paid_cents"], part["bet_cents"]
+    table = load_table(side["table"])
+    if part["part"] == "envy":
+        minimum = envy_minimum(side) or 0
+        if part["from"]:
+            each = " and ".join(
+                f"{'the dealer' if s is None else f'seat {s}'}'s {str(name).lower()}, {money(c)}"
+                for s, name, c in part["from"])
+            return f"Seat {seat}: Envy for {each}: {money(paid)}"
+        if bet < minimum:
+            return (f"Seat {seat}: no Envy: the {money(bet)} bonus bet is under the "
+                    f"{money(minimum)} minimum")
+        return f"Seat {seat}: no other hand qualifies for Envy: {money(0)}"
+    line = table.line_by_slug(part["rule_id"].rsplit(".", 1)[-1]) if paid else None
+    if table.kind is TableKind.QUEENS_DRAGON:
+        if line is not None:
+            return (f"Seat {seat}: the banker's queen-high pai gow pays {line.pays} on "
+                    f"Queen's Dragon: {money(paid)}")
+        return (f"Seat {seat}: the banker's hand is no queen-high pai gow: the "
+                f"{money(bet)} Queen's Dragon bet is taken")
+    if line is not None:
+        pays = line.pays
+        if line.meter_percent is not None:
+            pays += f" ({money(side.get('meter_cents'))})"
+        return f"Seat {seat}: {line.name[:1].lower() + line.name[1:]} pays {pays}: {money(paid)}"
+    category = part.get("category")
+    hand = next((c.title.lower() for c in PAY_ORDER if c.slug == category and c.value), None)
+    if hand is None:
+        return f"Seat {seat}: no bonus hand: the {money(bet)} bonus bet is taken"
+    return (f"Seat {seat}: {hand} pays nothing on the {table.title}: the {money(bet)} "
+            "bonus bet is taken")
+
+
+def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
+                        answered: bool, timed_out: bool) -> tuple[Part, ...]:
+    """Return the side-bet parts in words, right or wrong (``explain.Part``)."""
+    out = []
+    dragon = load_table(side["table"]).kind is TableKind.QUEENS_DRAGON
+    for part in parts:
+        seat = part["seat"]
+        what = "Envy" if part["part"] == "envy" else ("Queen's Dragon" if dragon else "bonus")
+        why = side_sentence(part, side)
+        given = part.get("given_cents") if answered else None
+        said = money(given) if answered else "no answer"
+        fix = why[:1].lower() + why[1:]
+        you = (f"You paid seat {seat}'s {what} {money(given)}" if answered
+               else f"You left seat {seat}'s {what} unpaid")
+        out.append(Part(f"seat {seat} {what}", bool(part["correct"]) and answered
+                        and not timed_out, said, money(part["paid_cents"]), why, you, fix))
+    return tuple(out)
+
+
+def is_side_part(part: Any) -> bool:
+    """Tell a side-bet part from a seat's main-bet part in a grade's parts."""
+    return isinstance(part, dict) and part.get("part") in ("bonus", "envy")
