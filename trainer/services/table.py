@@ -21,15 +21,19 @@ from sqlalchemy.exc import IntegrityError
 
 from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.game import (
+    PRACTICE_METER_CENTS,
     STARTING_BALANCE_CENTS,
     GameDeal,
     deal_hand,
+    game_side_bet,
     play_hand,
     setting_dict,
+    side_bet_sizes,
     verify_deal_bet,
 )
 from trainer.engine.profiles import get_profile
 from trainer.engine.setting import same_value
+from trainer.engine.side_bets import PAY_ORDER, TableKind, bonus_category, load_table
 from trainer.extensions import db
 from trainer.models import GameHand, Group, PlayerGame, User, utcnow
 from trainer.services.group_settings import GroupSettings
@@ -121,21 +125,31 @@ def open_hand(game: PlayerGame | None) -> GameHand | None:
 
 
 def limits(profile_name: str) -> dict[str, Any]:
-    """Return a profile's smallest and largest bet and its rules in words."""
+    """Return a profile's smallest and largest bet, its rules in words and its side bet."""
     profile = get_profile(profile_name)
+    offer = game_side_bet(profile)
+    table = load_table(offer.table)
+    side = {"table": offer.table, "title": table.title, "min_cents": offer.min_cents,
+            "max_cents": offer.max_cents, "sizes": list(side_bet_sizes(offer)),
+            "offered": offer in profile.side_bets}
+    if table.kind is TableKind.PROGRESSIVE:
+        side["meter_cents"] = PRACTICE_METER_CENTS
     return {"min_bet_cents": profile.min_bet_cents, "max_bet_cents": profile.max_bet_cents,
-            "rules": profile.describe()}
+            "rules": profile.describe(), "side_bet": side}
 
 
-def deal(user: User, bet_cents: Any) -> GameHand:
-    """Deal a hand for ``bet_cents`` in the user's current game (started on the first deal)."""
+def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:
+    """Deal a hand for ``bet_cents`` in the user's current game (started on the first deal).
+
+    ``bonus_cents`` is the side bet (0: none), on the table ``game_side_bet`` names.
+    """
     lock_player(user.id)  # a double Deal opens one game and one hand
     game = current_game(user.id) or _new_game(user.id)
     if open_hand(game) is not None:
         raise HandOnTable()
     house_way, profile = table_settings(user.group)
     try:
-        verify_deal_bet(bet_cents, game.balance_cents, profile)
+        verify_deal_bet(bet_cents, game.balance_cents, profile, bonus_cents)
     except ValueError as error:
         raise PlayError(str(error)) from error
     number = (db.session.execute(
@@ -146,8 +160,11 @@ def deal(user: User, bet_cents: Any) -> GameHand:
     hand = GameHand(game_id=game.id, number=number, seed=seed, house_way=house_way,
                     profile=profile, bet_cents=bet_cents, state="dealt",
                     player_cards=card_list(dealt.player),
-                    banker_cards=card_list(dealt.banker), dealt_at=utcnow())
+                    banker_cards=card_list(dealt.banker), dealt_at=utcnow(),
+                    bonus_table=game_side_bet(profile).table if bonus_cents else None,
+                    bonus_bet_cents=bonus_cents or None)
     game.last_bet_cents = bet_cents
+    game.last_bonus_cents = bonus_cents or None
     db.session.add(hand)
     try:
         db.session.commit()
@@ -168,10 +185,13 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
         raise HandSettled()
     game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
     try:
-        result = play_hand(game_deal, front, hand.bet_cents, hand.profile, hand.house_way)
+        result = play_hand(game_deal, front, hand.bet_cents, hand.profile, hand.house_way,
+                           hand.bonus_bet_cents or 0)
     except ValueError as error:
         raise PlayError(str(error)) from error
-    s, h = result.settlement, result.house_settlement
+    s, h, bonus = result.settlement, result.house_settlement, result.bonus
+    # The side bet is against the house, whatever the setting: it moves the balance too.
+    bonus_net = bonus.net_cents if bonus is not None else 0
     # An UPDATE gives a CursorResult, the Result that has a rowcount.
     done = cast("CursorResult[Any]", db.session.execute(
         update(GameHand)
@@ -187,6 +207,9 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
             outcome=s.outcome.value, commission_cents=s.commission_cents,
             net_cents=s.net_cents, house_outcome=h.outcome.value,
             house_net_cents=h.net_cents, settled_at=utcnow(),
+            bonus_rule=bonus.rule_id if bonus is not None else None,
+            bonus_win_cents=bonus.win_cents if bonus is not None else None,
+            bonus_net_cents=bonus.net_cents if bonus is not None else None,
         )
         .execution_options(synchronize_session=False)
     ))
@@ -196,7 +219,7 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
     db.session.execute(
         update(PlayerGame)
         .where(PlayerGame.id == hand.game_id)
-        .values(balance_cents=PlayerGame.balance_cents + s.net_cents)
+        .values(balance_cents=PlayerGame.balance_cents + s.net_cents + bonus_net)
         .execution_options(synchronize_session=False)
     )
     balance = db.session.execute(
@@ -237,7 +260,30 @@ def history_row(hand: GameHand) -> dict[str, Any]:
                           parse_cards(house_back), parse_cards(house_front), wheel)
     cost_cents = _settled(hand, hand.house_net_cents) - _settled(hand, hand.net_cents)
     return {"hand": hand, "player": player, "house": house, "banker": banker,
-            "followed": followed, "cost_cents": cost_cents}
+            "followed": followed, "cost_cents": cost_cents, "bonus": side_bet_row(hand)}
+
+
+def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
+    """Describe a settled hand's side bet: the table, the hand in words, the payout.
+
+    ``category`` is what the seven cards make (Queen's Dragon: the banker's hand),
+    even when the table pays nothing for it; ``line`` is the pay line's name.
+    """
+    if not hand.bonus_table or not hand.bonus_bet_cents or hand.bonus_rule is None:
+        return None
+    table = load_table(hand.bonus_table)
+    line = table.line_by_slug(hand.bonus_rule.rsplit(".", 1)[-1])
+    if table.kind is TableKind.QUEENS_DRAGON:
+        category = ("the banker's queen-high pai gow" if line is not None
+                    else "the banker's hand is no queen-high pai gow")
+    else:
+        made = bonus_category(parse_cards(hand.player_cards, 7), table.match)
+        category = next(c.title for c in PAY_ORDER if c is made) if made.value \
+            else "no bonus hand"
+    return {"table": table.title, "bet_cents": hand.bonus_bet_cents, "category": category,
+            "line": line.name if line is not None else None, "pays": line.pays if line else None,
+            "rule_id": hand.bonus_rule, "win_cents": hand.bonus_win_cents or 0,
+            "net_cents": _settled(hand, hand.bonus_net_cents)}
 
 
 def _settled(hand: GameHand, value: _T | None) -> _T:

@@ -22,6 +22,7 @@ from trainer.services import table as game_table
 from trainer.services.table import HandOnTable, HandSettled, PlayError, history_row
 from trainer.web.access import get_owned_or_404
 from trainer.web.exam_lock import refuse_during_exam
+from trainer.web.pay_tables import chart
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 # The game sets hands the house way (the button, the history): closed during an exam.
@@ -53,6 +54,7 @@ def _hand_view(hand: GameHand) -> dict[str, Any]:
         "id": hand.id,
         "number": hand.number,
         "bet_cents": hand.bet_cents,
+        "bonus_cents": hand.bonus_bet_cents or 0,
         "cards": hand.player_cards,
         "splits": split_table(seven, wheel),
         "done_url": url_for("play.done", hand_id=hand.id),
@@ -67,6 +69,7 @@ def _state(game: PlayerGame | None) -> dict[str, Any]:
     return {
         "balance_cents": game.balance_cents if game else STARTING_BALANCE_CENTS,
         "last_bet_cents": game.last_bet_cents if game else None,
+        "last_bonus_cents": game.last_bonus_cents if game else None,
         "chips": list(CHIPS_CENTS),
         "house_way": house_way,
         "profile": profile,
@@ -88,9 +91,11 @@ def table() -> str:
     """Show the table: balance, chips, bet circle, the cards and the history."""
     game = game_table.current_game(current_user.id)
     house_way, profile = game_table.table_settings(current_user.group)
+    limits = game_table.limits(profile)
     return render_template("play/table.html", state=_state(game),
                            history=game_table.history(game), house_way=house_way,
-                           limits=game_table.limits(profile), chips=CHIPS_CENTS)
+                           limits=limits, chips=CHIPS_CENTS,
+                           charts=[chart(limits["side_bet"]["table"])])
 
 
 @bp.route("/state")
@@ -105,10 +110,16 @@ def state() -> Response:
 def deal() -> tuple[Response, int] | Response:
     """Deal a hand for the bet in the circle."""
     try:
-        bet = _payload().get("bet_cents")
+        payload = _payload()
+        bet = payload.get("bet_cents")
         if isinstance(bet, bool) or not isinstance(bet, int):
             raise PlayError(_("Put a bet in the circle first."))
-        hand = game_table.deal(current_user, bet)
+        bonus = payload.get("bonus_cents", 0)
+        if bonus is None:
+            bonus = 0
+        if isinstance(bonus, bool) or not isinstance(bonus, int):
+            raise PlayError(_("Choose the side bet from the list (or no side bet)."))
+        hand = game_table.deal(current_user, bet, bonus)
     except PlayError as error:
         return _error(error)
     return jsonify(_state(hand.game))
@@ -122,7 +133,7 @@ def rebet() -> tuple[Response, int] | Response:
     try:
         if game is None or game.last_bet_cents is None:
             raise PlayError(_("There is no previous bet to repeat."))
-        hand = game_table.deal(current_user, game.last_bet_cents)
+        hand = game_table.deal(current_user, game.last_bet_cents, game.last_bonus_cents or 0)
     except PlayError as error:
         return _error(error)
     return jsonify(_state(hand.game))
@@ -137,6 +148,8 @@ def _settled_reply(hand: GameHand) -> Response:
         commission_cents=hand.commission_cents,
         house_outcome=hand.house_outcome,
         house_net_cents=hand.house_net_cents,
+        bonus_net_cents=hand.bonus_net_cents,
+        bonus_rule=hand.bonus_rule,
         followed_house_way=row["followed"],
         result_html=render_template("play/_result.html", row=row),
         history_html=render_template("play/_history_row.html", row=row),

@@ -26,8 +26,8 @@ from ..cards import Card, card_list, deal_piles, parse_cards
 from ..hands import is_queen_high_pai_gow
 from ..house_way import HouseWay, HouseWaySetting, load, rule_family
 from ..setting import is_foul, same_value, splits
-from ..side_bets import load_table
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
+from ..side_bets import load_table
 from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
