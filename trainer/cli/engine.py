@@ -11,11 +11,13 @@ import click
 from trainer.cli import bonus, house_way
 from trainer.cli.io import fail, json_object, run_one, stream_jsonl
 from trainer.engine.action import action_position
-from trainer.engine.cards import parse_cards
+from trainer.engine.bonus_settlement import envy_payments, queens_dragon, settle_bonus
+from trainer.engine.cards import parse_cards, verify_distinct
 from trainer.engine.hands import Wheel, compare, evaluate
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 from trainer.engine.setting import foul_reason
 from trainer.engine.settlement import settle
+from trainer.engine.side_bets import TableKind, load_table
 
 
 def card_text(value) -> str:
@@ -47,19 +49,62 @@ def foul_answer(back: str, front: str, wheel: str) -> dict:
     return {"fouled": reason is not None, "reason": reason}
 
 
+def _cents(value, what: str) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number of cents, such as 500 for $5.00.")
+    return value
+
+
 def settle_answer(req: dict) -> dict:
-    """Settle one player's bet against the banker."""
+    """Settle one player's bet against the banker, and their side bet if one is given.
+
+    The side bet is the profile's own (its bonus or progressive table, or Queen's
+    Dragon on the banker's seven cards); ``envy_hands`` are the other players'
+    seven cards, for the Envy this player collects. Side bets are always against
+    the house (docs/side-bets.md).
+    """
     bet = req["bet_cents"]
     if isinstance(bet, str) and bet.strip().lstrip("-").isdigit():
         bet = int(bet)
-    return settle(
-        parse_cards(card_text(req["player_back"]), 5),
-        parse_cards(card_text(req["player_front"]), 2),
-        parse_cards(card_text(req["banker_back"]), 5),
-        parse_cards(card_text(req["banker_front"]), 2),
-        bet,
-        get_profile(req.get("profile") or DEFAULT_PROFILE),
-    ).as_dict()
+    profile = get_profile(req.get("profile") or DEFAULT_PROFILE)
+    player_back = parse_cards(card_text(req["player_back"]), 5)
+    player_front = parse_cards(card_text(req["player_front"]), 2)
+    banker_back = parse_cards(card_text(req["banker_back"]), 5)
+    banker_front = parse_cards(card_text(req["banker_front"]), 2)
+    out = settle(player_back, player_front, banker_back, banker_front, bet, profile).as_dict()
+    side = req.get("side_bet_cents")
+    envy_hands = req.get("envy_hands") or []
+    if not isinstance(envy_hands, list):
+        raise ValueError("envy_hands must be a list of seven-card hands.")
+    if side in (None, ""):
+        if envy_hands:
+            raise ValueError("Envy is paid only on a bonus bet: give the side bet too.")
+        return out
+    side = _cents(side, "The side bet")
+    if not profile.side_bets:
+        raise ValueError(f"The {profile.name} table offers no side bet; choose a profile "
+                         "with side bets, such as nevada-fortune.")
+    table = load_table(profile.side_bets[0].table)
+    seven = (*player_back, *player_front)
+    if table.kind == TableKind.QUEENS_DRAGON:
+        if envy_hands:
+            raise ValueError("Queen's Dragon pays no Envy.")
+        result = queens_dragon((*banker_back, *banker_front), side, profile)
+    else:
+        meter = req.get("meter_cents")
+        result = settle_bonus(seven, side, profile,
+                              meter_cents=None if meter in (None, "") else _cents(meter, "The meter"))
+    out["side_bet"] = result.as_dict()
+    others = [parse_cards(card_text(h), 7) for h in envy_hands]
+    verify_distinct([*seven, *banker_back, *banker_front, *(c for h in others for c in h)])
+    envies = [e for e in envy_payments([seven, *others], [side] + [0] * len(others), profile)
+              if e.seat == 0] if others else []
+    out["envy"] = [e.as_dict() for e in envies]
+    out["total_net_cents"] = (out["net_cents"] + result.net_cents
+                              + sum(e.amount_cents for e in envies))
+    return out
 
 
 def dice_answer(total) -> dict:
@@ -137,16 +182,24 @@ def hand_foul(back: str | None, front: str | None, wheel: str, jsonl: bool) -> N
 @click.option("--bet-cents")
 @click.option("--profile", type=click.Choice(list(PROFILES)), default=DEFAULT_PROFILE,
               show_default=True)
+@click.option("--side-bet-cents", default=None,
+              help="The player's side bet on the profile's table (bonus, progressive or "
+                   "Queen's Dragon).")
+@click.option("--meter-cents", default=None, help="The progressive meter.")
+@click.option("--envy-hand", "envy_hands", multiple=True,
+              help="Another player's seven cards, for Envy (repeat for each).")
 @JSONL
 def settle_command(player_back, player_front, banker_back, banker_front, bet_cents,
-                   profile, jsonl: bool) -> None:
-    """Settle a player's bet against the banker."""
+                   profile, side_bet_cents, meter_cents, envy_hands, jsonl: bool) -> None:
+    """Settle a player's bet against the banker, with their side bet if given."""
     keys = ("player_back", "player_front", "banker_back", "banker_front", "bet_cents")
     if jsonl:
         stream_jsonl(lambda line: settle_answer(json_object(line, keys)))
         return
     req = dict(zip(keys, (player_back, player_front, banker_back, banker_front,
-                          bet_cents), strict=True), profile=profile)
+                          bet_cents), strict=True), profile=profile,
+               side_bet_cents=side_bet_cents, meter_cents=meter_cents,
+               envy_hands=list(envy_hands))
     missing = [k for k in keys if req[k] is None]
     if missing:
         fail("Missing " + ", ".join("--" + k.replace("_", "-") for k in missing) + ".")
