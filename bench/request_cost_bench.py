@@ -6,7 +6,9 @@ request is timed around the test client's call (the WSGI app, the database and
 the template; no network), and its SQL statements are counted as
 tests/web/test_request_cost.py counts them. ``/healthz`` is timed the same way
 as a floor. The right answer is worked out outside the timing. Prints the
-median and p95 in ms, the statements per request and the load average.
+median and p95 in ms of wall time and of this thread's CPU time (the app's own
+work, without the fsync of the commit or PostgreSQL's server), the statements per
+request and the load average.
 Figures go in docs/operations.md ("Cost of a question and an answer").
 
     .venv/bin/python bench/request_cost_bench.py [N]              # SQLite file in /tmp
@@ -85,10 +87,14 @@ def main() -> None:
             key = drill_service.answer_key(dict(row.question), DrillContext.from_dict(row.context))
         return {"front": key["front"]}
 
+    cpu: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
+    last_cpu = [0.0]
+
     def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[float, int, Any]:
         statements[0] = 0
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         response = call(*args, **kwargs)
+        last_cpu[0] = (time.thread_time() - start_cpu) * 1000
         return (time.perf_counter() - start) * 1000, statements[0], response
 
     times: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
@@ -104,6 +110,7 @@ def main() -> None:
             continue
         if i >= WARMUP:
             times["question"].append(ms)
+            cpu["question"].append(last_cpu[0])
             counts["question"].add(n)
         answer = right(session_id, body["position"])
         ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/answer",
@@ -112,14 +119,18 @@ def main() -> None:
         assert response.status_code == 200, response.get_json()
         if i >= WARMUP:
             times["answer"].append(ms)
+            cpu["answer"].append(last_cpu[0])
             counts["answer"].add(n)
         ms, n, response = timed(client.get, "/healthz")
         if i >= WARMUP:
             times["healthz"].append(ms)
+            cpu["healthz"].append(last_cpu[0])
     print(f"database: {engine.dialect.name}; {pairs} question+answer pairs after {WARMUP} warm-up")
     for name, values in times.items():
         sql = f", SQL statements {sorted(counts[name])}" if name in counts else ""
-        print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}")
+        print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}; "
+              f"CPU of this process {_median_p95(cpu[name])} (the rest is waiting: "
+              "the commit's fsync, and on PostgreSQL the server)")
     print(f"  loadavg before {load_before}, after {_loadavg()}")
     with app.app_context():
         db.session.remove()
