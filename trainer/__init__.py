@@ -48,6 +48,10 @@ def new_app() -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    # Before anything builds app.jinja_env: globals whose keys compare in C (web/templating.py).
+    from trainer.web.templating import Environment
+
+    app.jinja_environment = Environment
     return app
 
 

@@ -137,6 +137,14 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
         "admin.reset_password": Case("GET", f"/admin/users/{t}/password", every(403, admin=200)),
         "manager.house_ways": Case("GET", "/manager/house-ways",
                                    every(403, manager=200, admin=200)),
+        # Table rules by form (issue 18): managers and admins; nobody else, not even to read.
+        "manager.profiles": Case("GET", "/manager/profiles", every(403, manager=200, admin=200)),
+        "manager.new_profile": Case("GET", "/manager/profiles/new",
+                                    every(403, manager=200, admin=200)),
+        "manager.edit_profile": Case("GET", "/manager/profiles/custom-none/edit",
+                                     every(403, manager=404, admin=404)),
+        "manager.offer_profile": Case("POST", "/manager/profiles/california/offer",
+                                      every(403, manager=302, admin=302), data={"offer": "1"}),
     }
 
 

@@ -137,6 +137,7 @@ def _route_args(exam: RunningExam, trainee: Any, group: int) -> dict[str, list[A
         "kind": ["house-way"],
         "preset": ["trump-plaza"],
         "hand_id": [1],
+        "name": ["nevada"],  # a table-rules profile (the manager's pages, issue 18)
     }
 
 

@@ -92,6 +92,40 @@ class TableProfile:
                 raise ValueError(f"{table.title} is a fixed bet of "
                                  f"${table.fixed_bet_cents / 100:.2f}.")
 
+    def as_dict(self) -> dict[str, Any]:
+        """Return the JSON form of every setting (a custom profile's stored form, issue 18)."""
+        return {"name": self.name, "title": self.title, "wheel": self.wheel.value,
+                "commission_rate": str(self.commission_rate),
+                "commission_rounding": self.commission_rounding.value,
+                "fee_cents": self.fee_cents, "foul_policy": self.foul_policy.value,
+                "no_commission": self.no_commission, "min_bet_cents": self.min_bet_cents,
+                "max_bet_cents": self.max_bet_cents,
+                "side_bets": [{"table": o.table, "min_cents": o.min_cents,
+                               "max_cents": o.max_cents, "envy": o.envy,
+                               "commission": o.commission} for o in self.side_bets]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableProfile:
+        """Rebuild a profile from ``as_dict``'s form; ValueError when it is not one."""
+        try:
+            fee = data.get("fee_cents")
+            return cls(
+                name=str(data["name"]), title=str(data.get("title") or ""),
+                wheel=Wheel(data.get("wheel", Wheel.SECOND_HIGHEST.value)),
+                commission_rate=Decimal(str(data.get("commission_rate", "0.05"))),
+                commission_rounding=Rounding(data.get("commission_rounding", "cent")),
+                fee_cents=None if fee is None else int(fee),
+                foul_policy=FoulPolicy(data.get("foul_policy", "lose")),
+                no_commission=bool(data.get("no_commission", False)),
+                min_bet_cents=int(data.get("min_bet_cents", 200)),
+                max_bet_cents=int(data.get("max_bet_cents", 10_000)),
+                side_bets=tuple(SideBetOffer(
+                    str(o["table"]), int(o.get("min_cents", 100)), int(o.get("max_cents", 2500)),
+                    o.get("envy") or None, bool(o.get("commission", False)))
+                    for o in data.get("side_bets") or ()))
+        except (KeyError, TypeError, AttributeError, ArithmeticError) as error:
+            raise ValueError(f"Not a table-rules profile: {error}.") from None
+
     def with_settings(self, **changes: Any) -> TableProfile:
         """Return a copy with some settings changed."""
         return replace(self, **changes)

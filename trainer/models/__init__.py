@@ -4,6 +4,7 @@ from trainer.models.drill import AppendOnlyError, Attempt, DrillSession, IssuedQ
 from trainer.models.exam import CertificationExam, ExamStatus
 from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
 from trainer.models.installation import InstallationSetting
+from trainer.models.profile import CustomProfile
 from trainer.models.security import LoginFailure, UserSession
 from trainer.models.table import GameHand, PlayerGame
 from trainer.models.types import UTCDateTime, utcnow
@@ -17,6 +18,7 @@ __all__ = [
     "Attempt",
     "AuditLog",
     "CertificationExam",
+    "CustomProfile",
     "DrillSession",
     "ExamStatus",
     "GameHand",

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
+from sqlalchemy.orm.attributes import instance_dict
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.drills.explain import Feedback
@@ -47,6 +48,7 @@ from trainer.models import (
     utcnow,
 )
 from trainer.models.types import parse_id
+from trainer.services import profiles
 from trainer.services.certification.sealing import exam_time_over_by, without_sealed
 from trainer.services.group_settings import MAX_LENGTH, GroupSettings
 from trainer.services.group_settings import foul_policy as _foul_policy
@@ -149,7 +151,7 @@ def _context(data: dict[str, Any]) -> DrillContext:
     context = DrillContext.from_dict(data)
     return DrillContext(context.house_way, context.profile,
                         _foul_policy(context.foul_policy), context.focus_rules,
-                        context.generator)
+                        context.generator, context.custom)
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,8 @@ def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[s
 def focus_balanced(kind: str, settings: DrillSettings, focus_rules: tuple[str, ...]) -> bool:
     """Tell whether "my mistakes" on ``focus_rules`` is balanced (a constant answer cannot pay)."""
     return get_drill(kind).balanced(DrillContext(
-        settings.house_way, settings.profile, _foul_policy(settings.foul_policy), focus_rules))
+        settings.house_way, settings.profile, _foul_policy(settings.foul_policy), focus_rules,
+        custom=profiles.custom_rules(settings.profile)))
 
 
 def start_session(
@@ -249,9 +252,11 @@ def start_session(
     )
     db.session.add(session)
     db.session.flush()
+    # A custom profile's rules ride in the context (services/profiles.py): the session
+    # grades by the rules it started under, even after a manager edits the profile.
     context = DrillContext(
         settings.house_way, settings.profile, _foul_policy(settings.foul_policy),
-        tuple(focus_rules),
+        tuple(focus_rules), custom=profiles.custom_rules(settings.profile),
     )
     # The first question carries the session's context and every later one copies
     # it; its clock starts only when the drill page first asks for it.
@@ -341,6 +346,29 @@ def _commit_keeping_state() -> None:
         session.expire_on_commit = keep
 
 
+@functools.cache
+def _insert_statement(table: Any) -> Any:
+    """Build, once per process, the INSERT of a row of ``table`` (its values bound per call)."""
+    return table.insert()
+
+
+def _insert_row(row: IssuedQuestion | Attempt) -> None:
+    """INSERT a new (transient) question or attempt and set its id: one statement, as a flush.
+
+    The ORM's flush of one new object cost about 0.3 ms of CPU (the unit of work)
+    for the same single INSERT (issue 15: a question and an answer in 2 ms). Only
+    the attributes set on ``row`` are sent, so the columns' defaults apply to the
+    rest as they would in a flush; the object stays out of the ORM session (nothing
+    reads it back, and the attempt's append-only guard is about changes, not inserts).
+    A duplicate ``(session_id, position)`` raises ``IntegrityError`` here, as the
+    flush did.
+    """
+    table = type(row).__table__
+    values = {key: value for key, value in instance_dict(row).items() if key in table.c}
+    result: Any = db.session.execute(_insert_statement(table), values)
+    row.id = result.inserted_primary_key[0]
+
+
 def _last_issued(session_id: int) -> IssuedQuestion | None:
     return db.session.execute(
         db.select(IssuedQuestion)
@@ -376,8 +404,7 @@ def _issue(
         rule_id=get_drill(session.kind).rule_of(question, drill_context),
         issued_at=utcnow() if start_clock else None,
     )
-    db.session.add(issued)
-    db.session.flush()
+    _insert_row(issued)
     return issued
 
 
@@ -595,7 +622,7 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
     )
     finished = position >= session.length
     try:
-        db.session.add(attempt)
+        _insert_row(attempt)
         if finished:
             session.finished_at = now
         _commit_keeping_state()

@@ -11,6 +11,10 @@ or out-of-range value falls back to its default (a broken criterion is skipped).
 Building settings from new values is strict: ``GroupSettings(...)`` raises
 ValueError with a sentence naming what is wrong.
 
+The profile may be a preset or a manager's custom profile (``services/profiles.py``
+knows both); a group keeps a withdrawn one, but a new choice must be offered
+(``check_profile_choice``).
+
 The defaults are not written here: the house way and profile are the engine's
 (``DEFAULT_HOUSE_WAY``, ``DEFAULT_PROFILE``), a drill's time limit is its class's
 ``default_time_limit_s``, and the criteria are ``certification.criteria``'s.
@@ -23,8 +27,9 @@ from typing import Any
 
 from trainer.engine.drills import get_drill
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, preset_names
-from trainer.engine.profiles import DEFAULT_PROFILE, FoulPolicy, profile_names
+from trainer.engine.profiles import DEFAULT_PROFILE, FoulPolicy
 from trainer.models import Group
+from trainer.services import profiles
 from trainer.services.certification.criteria import Criterion, default_criteria, read_criteria
 
 DEFAULT_LENGTH = 20
@@ -80,7 +85,7 @@ class GroupSettings:
         errors = []
         if self.house_way not in preset_names():
             errors.append(f"There is no house way called {self.house_way!r}.")
-        if self.profile not in profile_names():
+        if not profiles.known(self.profile):
             errors.append(f"There is no table-rules profile called {self.profile!r}.")
         if self.foul_policy is not None and not isinstance(self.foul_policy, FoulPolicy):
             errors.append(f"There is no foul policy called {self.foul_policy!r}.")
@@ -119,6 +124,8 @@ class GroupSettings:
         if isinstance(certification, Mapping) and "criteria" in certification:
             stored = certification["criteria"]
             criteria = tuple(read_criteria(stored if isinstance(stored, list) else ()))
+        if not profiles.known(profile):
+            profile = DEFAULT_PROFILE
         return cls(house_way, profile, foul_policy(data.get("foul_policy")), drills, criteria,
                    {key: value for key, value in data.items() if key not in _OWNED})
 
@@ -141,6 +148,15 @@ class GroupSettings:
         if self.criteria is not None:
             data["certification"] = {"criteria": [c.as_dict() for c in self.criteria]}
         return data
+
+    def check_profile_choice(self, current: str | None = None) -> None:
+        """Refuse (ValueError in words) a profile not offered now, unless it is ``current``.
+
+        A group keeps a profile that was withdrawn after it chose it (``current``); a
+        new choice must be one on offer (``services/profiles.py``).
+        """
+        if self.profile != current:
+            profiles.check_choice(self.profile)
 
     def save_to(self, group: Group) -> None:
         """Write these settings onto ``group`` (the caller commits)."""

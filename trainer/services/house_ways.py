@@ -13,9 +13,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
-from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
 from trainer.extensions import db
 from trainer.models import Group
+from trainer.services import profiles as profiles_service
+from trainer.services.profiles import ProfileEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,19 +28,6 @@ class HouseWayEntry:
     casino: str
     sections: int
     rules: int
-    default: bool
-    groups: int
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileEntry:
-    """One table-rules profile the installation offers, described for people."""
-
-    name: str
-    title: str
-    description: str
-    min_bet_cents: int
-    max_bet_cents: int
     default: bool
     groups: int
 
@@ -64,13 +52,5 @@ def house_ways() -> list[HouseWayEntry]:
 
 
 def profiles() -> list[ProfileEntry]:
-    """Return every table-rules profile on offer, the default first, with its groups."""
-    used = _groups_using(Group.profile)
-    entries = []
-    for name in profile_names():
-        profile = get_profile(name)
-        entries.append(ProfileEntry(
-            name=name, title=profile.title or name, description=profile.describe(),
-            min_bet_cents=profile.min_bet_cents, max_bet_cents=profile.max_bet_cents,
-            default=name == DEFAULT_PROFILE, groups=used.get(name, 0)))
-    return entries
+    """Return every table-rules profile, presets then custom, with its groups (services/profiles.py)."""
+    return profiles_service.entries()

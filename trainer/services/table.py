@@ -31,11 +31,11 @@ from trainer.engine.game import (
     side_bet_sizes,
     verify_deal_bet,
 )
-from trainer.engine.profiles import get_profile
 from trainer.engine.setting import same_value
 from trainer.engine.side_bets import PAY_ORDER, TableKind, bonus_category, load_table
 from trainer.extensions import db
 from trainer.models import GameHand, Group, PlayerGame, User, utcnow
+from trainer.services import profiles
 from trainer.services.group_settings import GroupSettings
 
 HISTORY_ROWS = 20
@@ -126,7 +126,7 @@ def open_hand(game: PlayerGame | None) -> GameHand | None:
 
 def limits(profile_name: str) -> dict[str, Any]:
     """Return a profile's smallest and largest bet, its rules in words and its side bet."""
-    profile = get_profile(profile_name)
+    profile = profiles.table_profile(profile_name)
     offer = game_side_bet(profile)
     table = load_table(offer.table)
     side = {"table": offer.table, "title": table.title, "min_cents": offer.min_cents,
@@ -148,8 +148,9 @@ def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:
     if open_hand(game) is not None:
         raise HandOnTable()
     house_way, profile = table_settings(user.group)
+    rules = profiles.table_profile(profile)  # a preset or a manager's custom profile
     try:
-        verify_deal_bet(bet_cents, game.balance_cents, profile, bonus_cents)
+        verify_deal_bet(bet_cents, game.balance_cents, rules, bonus_cents)
     except ValueError as error:
         raise PlayError(str(error)) from error
     number = (db.session.execute(
@@ -161,7 +162,7 @@ def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:
                     profile=profile, bet_cents=bet_cents, state="dealt",
                     player_cards=card_list(dealt.player),
                     banker_cards=card_list(dealt.banker), dealt_at=utcnow(),
-                    bonus_table=game_side_bet(profile).table if bonus_cents else None,
+                    bonus_table=game_side_bet(rules).table if bonus_cents else None,
                     bonus_bet_cents=bonus_cents or None)
     game.last_bet_cents = bet_cents
     game.last_bonus_cents = bonus_cents or None
@@ -185,7 +186,8 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
         raise HandSettled()
     game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
     try:
-        result = play_hand(game_deal, front, hand.bet_cents, hand.profile, hand.house_way,
+        result = play_hand(game_deal, front, hand.bet_cents,
+                           profiles.table_profile(hand.profile), hand.house_way,
                            hand.bonus_bet_cents or 0)
     except ValueError as error:
         raise PlayError(str(error)) from error
@@ -249,7 +251,7 @@ def restart(user_id: int) -> bool:
 
 def history_row(hand: GameHand) -> dict[str, Any]:
     """Describe a settled hand for the history: both settings, both results, the cost."""
-    wheel = get_profile(hand.profile).wheel
+    wheel = profiles.table_profile(hand.profile).wheel
     player_back, player_front = _settled(hand, hand.player_back), _settled(hand, hand.player_front)
     house_back, house_front = _settled(hand, hand.house_back), _settled(hand, hand.house_front)
     banker_back, banker_front = _settled(hand, hand.banker_back), _settled(hand, hand.banker_front)

@@ -35,9 +35,13 @@ ACTIONS = {
     "sign-in.failed": _l("Sign-in refused"),
     "exam.schedule": _l("Exam scheduled"),
     "installation.settings": _l("Installation settings changed"),
+    "profile.create": _l("Table rules created"),
+    "profile.edit": _l("Table rules changed"),
+    "profile.offer": _l("Table rules offered to supervisors"),
+    "profile.withdraw": _l("Table rules withdrawn from supervisors"),
 }
 TARGETS = {"user": _l("Account"), "group": _l("Group"), "exam": _l("Exam"),
-           "installation": _l("Installation")}
+           "installation": _l("Installation"), "profile": _l("Table rules")}
 # Internal ids said elsewhere in words (the target, the login): not shown.
 HIDDEN = frozenset({"session", "trainee_id", "group_id"})
 LABELS = {
@@ -62,6 +66,11 @@ LABELS = {
     "time_limit_ms": _l("Seconds per question"),
     "criteria": _l("To pass"),
     "time_zone": _l("Time zone"),
+    "title": _l("Name"),
+    "rules": _l("Rules"),
+    "bets": _l("Bet limits"),
+    "wheel": _l("Wheel"),
+    "offered": _l("Offered to supervisors"),
 }
 ROLES = {"trainee": _l("trainee"), "supervisor": _l("supervisor"),
          "manager": _l("table-games manager"), "admin": _l("admin")}
@@ -198,6 +207,11 @@ def target_words(entry: Any, users: Mapping[int, Any]) -> str:
     if entry.target_type == "user" and entry.target_id in users:
         user = users[entry.target_id]
         return f"{kind}: {user.name} ({user.login})"
+    if entry.target_type == "profile":
+        new = entry.new if isinstance(entry.new, dict) else {}
+        title = new.get("title") or (names.profile_name(new["profile"]) if new.get("profile")
+                                     else None)
+        return f"{kind}: {title}" if title else kind
     if entry.target_type == "exam" and isinstance(entry.new, dict) and entry.new.get("login"):
         return f"{kind}: {entry.new['login']}"
     return kind

@@ -5,6 +5,7 @@ percentages and seconds, drill titles and chance levels, the current locale.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
@@ -84,6 +85,23 @@ def card_html(c: Any, size: str = "", button: bool = False, attrs: str = "") -> 
     return html
 
 
+def hand_html(cards: Any, size: Any = "", label: Any = "") -> Markup:
+    """Draw a hand of cards (the ``hand`` macro of ``_cards.html``): the same HTML the macro drew.
+
+    The macro called the ``card`` macro once per card, a Jinja macro call each
+    (issue 15: a question and an answer each draw seven cards). As in the macro, a
+    value that is not iterable, or a mapping, draws an empty hand, and junk cards
+    are drawn escaped.
+    """
+    try:
+        shown = iter(cards) if not isinstance(cards, Mapping) else iter(())
+    except TypeError:
+        shown = iter(())
+    opening = f'<span class="hand" aria-label="{escape(label)}" role="group">' if label \
+        else '<span class="hand" >'
+    return Markup(opening + "".join(card_html(c, size) for c in shown) + "</span>")
+
+
 def listed(value: Any) -> list[Any]:
     """Return a stored value if it is a list, else an empty one (a loop over old rows never fails)."""
     return value if isinstance(value, list) else []
@@ -112,7 +130,7 @@ def seconds(ms: float | None) -> str:
 def register(app: Flask) -> None:
     """Make the helpers available to every template."""
     app.jinja_env.globals.update(
-        card_label=card_label, card_html=card_html, suit_symbols=SUIT_SYMBOLS,
+        card_label=card_label, card_html=card_html, hand_html=hand_html, suit_symbols=SUIT_SYMBOLS,
         shown_attempt=shown_attempt, attempt_feedback=attempt_feedback, listed=listed,
         drill_title=drill_title, chance_level=chance_level,
         drill_kind=drill_kinds.get_kind, kind_template=drill_kinds.template,

@@ -20,20 +20,27 @@ from flask_babel import get_translations
 _KEY = "_trainer_translations"
 
 
-def _babel_locale() -> Any:
+def _babel_locale(real_g: Any = None) -> Any:
     """Return the locale object flask_babel cached for this context, or None."""
-    return getattr(getattr(g, "_flask_babel", None), "babel_locale", None)
+    return getattr(getattr(g if real_g is None else real_g, "_flask_babel", None),
+                   "babel_locale", None)
 
 
 def translations() -> Any:
-    """Return the translations of the current locale (flask_babel's), cached for the context."""
-    if not g:
+    """Return the translations of the current locale (flask_babel's), cached for the context.
+
+    ``g`` is resolved once (each use of the proxy looks the context up again: three
+    lookups a string were a tenth of the feedback's rendering, issue 15).
+    """
+    try:
+        real_g = g._get_current_object()
+    except RuntimeError:  # outside an app context: flask_babel's own answer
         return get_translations()
-    cached = g.get(_KEY)
-    if cached is not None and cached[0] is not None and cached[0] is _babel_locale():
+    cached = real_g.__dict__.get(_KEY)
+    if cached is not None and cached[0] is not None and cached[0] is _babel_locale(real_g):
         return cached[1]
     found = get_translations()
-    setattr(g, _KEY, (_babel_locale(), found))
+    setattr(real_g, _KEY, (_babel_locale(real_g), found))
     return found
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from flask import has_app_context
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -15,6 +16,7 @@ from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
 from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
 from trainer.engine.side_bets import TableKind, load_table
+from trainer.services import profiles
 from trainer.web import drill_kinds
 
 FAMILIES = {
@@ -200,6 +202,8 @@ def profile_name(name: object) -> str:
     profile = PROFILES.get(key)
     if profile is not None and profile.title:
         return profile.title
+    if key.startswith(profiles.PREFIX) and has_app_context():
+        return profiles.title_of(key)  # a manager's custom profile, by its title
     return words_of(key)
 
 

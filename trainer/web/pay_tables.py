@@ -13,8 +13,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.engine.profiles import get_profile
 from trainer.engine.side_bets import PAY_ORDER, TableKind, load_table
+from trainer.services.profiles import table_profile
 
 # The bet sizes a chart shows (cents): $1, $5, $10, $25.
 CHART_BETS = (100, 500, 1000, 2500)
@@ -115,7 +115,7 @@ def chart(name: str) -> Chart:
 def pay_charts(profile_name: str) -> list[Chart]:
     """Return a chart per side-bet table a profile offers (each bet's table, then its Envy)."""
     try:
-        profile = get_profile(profile_name)
+        profile = table_profile(profile_name)  # a preset or a custom profile
     except ValueError:
         return []
     names: list[str] = []

@@ -16,9 +16,9 @@ from werkzeug.wrappers import Response
 
 from trainer.engine.cards import parse_cards
 from trainer.engine.game import CHIPS_CENTS, STARTING_BALANCE_CENTS, split_table
-from trainer.engine.profiles import get_profile
 from trainer.models import GameHand, PlayerGame
 from trainer.services import table as game_table
+from trainer.services.profiles import table_profile
 from trainer.services.table import HandOnTable, HandSettled, PlayError, history_row
 from trainer.web.access import get_owned_or_404
 from trainer.web.exam_lock import refuse_during_exam
@@ -48,7 +48,7 @@ def _error(error: PlayError) -> tuple[Response, int]:
 
 def _hand_view(hand: GameHand) -> dict[str, Any]:
     """Return what the browser may see of a dealt hand: the player's cards, never the banker's."""
-    wheel = get_profile(hand.profile).wheel
+    wheel = table_profile(hand.profile).wheel
     seven = parse_cards(hand.player_cards, 7)
     return {
         "id": hand.id,

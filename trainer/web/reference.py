@@ -29,10 +29,10 @@ from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names
 from trainer.engine.house_way.kinds import rank_char
-from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, Rounding, TableProfile, get_profile
+from trainer.engine.profiles import DEFAULT_PROFILE, Rounding, TableProfile
 from trainer.engine.settlement import commission_cents, payout_cents
 from trainer.models import Group, Role
-from trainer.services import pdf_cache, reference_examples
+from trainer.services import pdf_cache, profiles, reference_examples
 from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
 from trainer.web import pay_tables
 from trainer.web.exam_lock import refuse_during_exam
@@ -108,7 +108,7 @@ def default_house_way() -> str:
 def default_profile() -> str:
     """Return the signed-in user's group table-rules profile, or the default."""
     group = _user_group()
-    if group is not None and group.profile in PROFILES:
+    if group is not None and profiles.known(group.profile):
         return group.profile
     return DEFAULT_PROFILE
 
@@ -306,12 +306,18 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int]:
 @login_required
 def commission_chart_page() -> str:
     """Show what to pay on a winning bet at every chip step, under the table's profile."""
-    profile = get_profile(_choice("profile", PROFILES, default_profile()))
+    current = default_profile()
+    # The profiles on offer (services/profiles.py), and the user's group's own.
+    offered = profiles.offered_names()
+    choices = offered if current in offered else [*offered, current]
+    profile = profiles.table_profile(_choice("profile", profiles.all_names(), current))
+    if profile.name not in choices:
+        choices = [*choices, profile.name]
     rows = [] if profile.no_commission else commission_chart(profile)
     return render_template(
         "reference/commission_chart.html",
         profile=profile,
-        profiles=list(PROFILES),
+        profiles=choices,
         columns=_columns(rows, CHART_COLUMNS),
         rows=rows,
         rounding=ROUNDING_WORDS[profile.commission_rounding],
@@ -325,7 +331,7 @@ def commission_chart_page() -> str:
 def look_up() -> str:
     """Set seven cards by a chosen house way, or by every preset to compare casinos."""
     preset = _choice("preset", preset_names(), default_house_way())
-    wheel = _choice("wheel", [w.value for w in Wheel], get_profile(default_profile()).wheel)
+    wheel = _choice("wheel", [w.value for w in Wheel], profiles.table_profile(default_profile()).wheel)
     compare = request.args.get("compare") == "1"
     text = request.args.get("cards", "").strip()
     error = setting = rule = None

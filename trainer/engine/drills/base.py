@@ -35,20 +35,27 @@ class DrillContext:
     foul_policy: str | None = None
     focus_rules: tuple[str, ...] = ()
     generator: int = GENERATOR
+    # A custom profile's rules (issue 18), kept with the questions so a session grades
+    # by the rules it started under even after a manager edits the profile; None: a preset.
+    custom: TableProfile | None = None
 
     @property
     def table(self) -> TableProfile:
         """Return the table-rules profile, with the group's foul policy if set."""
-        profile = get_profile(self.profile)
+        profile = self.custom if self.custom is not None else get_profile(self.profile)
         if self.foul_policy and self.foul_policy != profile.foul_policy:
             profile = profile.with_settings(foul_policy=FoulPolicy(self.foul_policy))
         return profile
 
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON form stored with each question."""
-        return {"house_way": self.house_way, "profile": self.profile,
-                "foul_policy": self.table.foul_policy.value,
-                "focus_rules": list(self.focus_rules), "generator": self.generator}
+        data: dict[str, Any] = {"house_way": self.house_way, "profile": self.profile,
+                                "foul_policy": self.table.foul_policy.value,
+                                "focus_rules": list(self.focus_rules),
+                                "generator": self.generator}
+        if self.custom is not None:
+            data["table"] = self.custom.as_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DrillContext:
@@ -56,9 +63,11 @@ class DrillContext:
         generator = data.get("generator", 1)
         if generator not in GENERATORS or isinstance(generator, bool):
             raise ValueError(f"There is no question generator {generator!r}.")
+        table = data.get("table")
         return cls(data.get("house_way", DEFAULT_HOUSE_WAY),
                    data.get("profile", DEFAULT_PROFILE), data.get("foul_policy"),
-                   tuple(data.get("focus_rules", ())), generator)
+                   tuple(data.get("focus_rules", ())), generator,
+                   TableProfile.from_dict(table) if isinstance(table, dict) else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from trainer.engine.house_way import load, preset_names
-from trainer.engine.profiles import get_profile, profile_names
 from trainer.models import Attempt, Group, Role, User
+from trainer.services import profiles
 from trainer.services.certification.criteria import Readiness
 from trainer.services.reports.figures import Period
 from trainer.web import drill_kinds as drill_kinds_registry
@@ -75,9 +75,9 @@ def house_way_choices() -> list[tuple[str, str]]:
 
 
 def profile_choices() -> list[tuple[str, str]]:
-    """Return the engine's table-rules profiles as (name, description), the default first."""
-    return [(name, f"{profile_name(name)}: {get_profile(name).describe()}")
-            for name in profile_names()]
+    """Return the profiles on offer (services/profiles.py) as (name, words), the default first."""
+    return [(name, f"{profile_name(name)}: {profiles.table_profile(name).describe()}")
+            for name in profiles.offered_names()]
 
 
 def get_group_or_404(group_id: int) -> Group:
@@ -109,12 +109,17 @@ def request_period() -> Period:
 def group_form(group: Group | None = None) -> GroupForm:
     """Return the group form with the engine's house ways and profiles to choose from."""
     form = GroupForm(obj=group)
-    house_ways, profiles = house_way_choices(), profile_choices()
+    house_ways, profile_list = house_way_choices(), profile_choices()
     if group is not None:
         # Keep a setting the engine no longer ships selectable, not silently changed.
-        for choices, value in ((house_ways, group.house_way), (profiles, group.profile)):
-            if value not in {name for name, _label in choices}:
-                choices.append((value, words_of(value)))
+        if group.house_way not in {name for name, _label in house_ways}:
+            house_ways.append((group.house_way, words_of(group.house_way)))
+        # A withdrawn profile stays the group's until a supervisor changes it.
+        if group.profile not in {name for name, _label in profile_list}:
+            profile_list.append((group.profile, str(_l("%(title)s (withdrawn: kept for this group)",
+                                                       title=profile_name(group.profile)))))
     form.house_way.choices = house_ways
-    form.profile.choices = profiles
+    form.profile.choices = profile_list
+    # The choice is checked by GroupSettings.check_profile_choice, in words.
+    form.profile.validate_choice = False
     return form

@@ -42,9 +42,17 @@ def groups() -> str | Response:
 def new_group() -> str | Response:
     """Create a group led by the signed-in supervisor."""
     form = group_form()
+    settings = None
     if form.validate_on_submit():
+        try:
+            settings = GroupSettings(house_way=form.house_way.data, profile=form.profile.data)
+            settings.check_profile_choice()
+        except ValueError as error:
+            form.profile.errors = [*form.profile.errors, str(error)]
+            settings = None
+    if settings is not None:
         group = Group(name=(form.name.data or "").strip(), supervisor_id=current_user.id)
-        GroupSettings(house_way=form.house_way.data, profile=form.profile.data).save_to(group)
+        settings.save_to(group)
         db.session.add(group)
         db.session.flush()
         audit.record(current_user.id, "group.create", "group", group.id,

@@ -57,6 +57,7 @@ def _settings_form(group: Group) -> Any:
     form = GroupSettingsForm(obj=group)
     form.house_way.choices = group_form(group).house_way.choices
     form.profile.choices = group_form(group).profile.choices
+    form.profile.validate_choice = False  # checked in words by GroupSettings.check_profile_choice
     if request.method == "GET":
         settings = GroupSettings.of(group)
         criteria = {c.kind: c for c in settings.certification_criteria}
@@ -99,10 +100,17 @@ def _settings_from(form: Any, group: Group) -> GroupSettings | None:
             ))
     if not ok:
         return None
-    return dataclasses.replace(
-        GroupSettings.of(group), house_way=form.house_way.data, profile=form.profile.data,
-        drills=drills, criteria=tuple(criteria),
-    )
+    try:
+        settings = dataclasses.replace(
+            GroupSettings.of(group), house_way=form.house_way.data, profile=form.profile.data,
+            drills=drills, criteria=tuple(criteria),
+        )
+        # A new profile must be on offer; the group's own stays even if withdrawn.
+        settings.check_profile_choice(group.profile)
+    except ValueError as error:
+        form.profile.errors = [*form.profile.errors, str(error)]
+        return None
+    return settings
 
 
 def _snapshot(group: Group) -> dict[str, Any]:
