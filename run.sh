@@ -30,6 +30,11 @@ install() {
 if [ "${1:-}" = "test" ]; then
     shift
     install ".[test]"
+    # axe-core for the accessibility check (tests/e2e/package.json), when npm is here.
+    if command -v npm >/dev/null && [ ! -e tests/e2e/node_modules/axe-core ]; then
+        echo "Installing axe-core into tests/e2e/node_modules ..."
+        (cd tests/e2e && npm ci --no-audit --no-fund --silent)
+    fi
     exec .venv/bin/pytest "$@"
 fi
 

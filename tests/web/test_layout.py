@@ -131,3 +131,18 @@ def test_each_seats_outcomes_have_shortcuts_shown_on_them(app) -> None:
         for value, key in (("win", "w"), ("push", "p"), ("lose", "l")):
             shown = rf'<span>\w+ <kbd aria-hidden="true">{key.upper()}</kbd>'
             assert re.search(rf'value="{value}" data-outcome data-key="{key}">{shown}', row)
+
+
+def test_the_dealers_seat_is_never_drawn_empty_when_a_player_banks(app) -> None:
+    """Position 1 always has a hand (engine.action.deal_order): with a player banking,
+    seat 1 is not in the question's `occupied`, yet it must not be dimmed as empty
+    (dimmed, its small "Dealer" note also failed axe's contrast check)."""
+    from flask import render_template_string
+
+    question = {"dice": [3, 4, 5], "banker_seat": 4, "occupied": [2, 4, 6]}
+    with app.test_request_context("/"):
+        html = render_template_string('{% include "drills/_seats.html" %}', q=question)
+    classes = dict(re.findall(r'class="seat seat-(\d)([^"]*)"', html))
+    assert "seat-empty" not in classes["1"]
+    assert "seat-empty" in classes["3"] and "seat-empty" in classes["7"]
+    assert "seat-banker" in classes["4"] and "seat-empty" not in classes["2"]

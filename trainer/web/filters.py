@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from trainer.engine.drills import DRILLS, get_drill
 from trainer.services.stored_answers import attempt_feedback, shown_attempt
 from trainer.web import drill_kinds, i18n, names, pay_tables, time_zones
+from trainer.web.verdict import verdict_html
 
 RANK_NAMES = {
     "A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack"), "T": _l("ten"),
@@ -137,6 +138,7 @@ def register(app: Flask) -> None:
         get_locale=get_locale,
         time_zone_label=time_zones.time_zone_label, rule_tag=names.rule_tag,
         side_bet_table=pay_tables.side_bet_table, pay_charts=pay_tables.pay_charts,
+        verdict_html=verdict_html,
     )
     app.add_template_filter(percent, "percent")
     app.add_template_filter(seconds, "seconds")

@@ -1,0 +1,87 @@
+"""The answer's verdict drawn in Python, for the feedback partial (issue 15: an answer in 2 ms).
+
+``verdict_html`` draws exactly what the ``verdict`` macro of ``drills/_verdict.html``
+draws for an answer's ``Feedback`` (or None), the same whitespace and escaping, with
+no macro calls: the macro made four (verdict, headline, why, parts list) and a
+template call per part. ``tests/web/test_feedback_render.py`` compares the two on
+every drill kind's feedback, right, wrong, timed out, with parts and with text that
+needs escaping. The macro stays for the other pages (the result page, the replay,
+the supervisor's mistakes), which also draw stored feedback given as a dict.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from markupsafe import Markup, escape
+
+from trainer.web.i18n import translations
+
+
+def _t(text: str, **values: Any) -> Markup:
+    """Translate as the templates' ``_`` does (newstyle, autoescaped): values are escaped."""
+    found = Markup(translations().ugettext(text))
+    return found % values if values else found
+
+
+def _headline(fb: Any, timed_out: bool) -> Markup:
+    if fb is None:
+        return _t("Wrong")
+    if timed_out or fb.timed_out:
+        return _t("Time is up")
+    if fb.correct:
+        return _t("Right")
+    if fb.wrong_parts:
+        return _t("Wrong: %(parts)s", parts=Markup(", ").join(fb.wrong_parts))
+    return _t("Wrong")
+
+
+def _why(fb: Any) -> str:
+    if not fb.why:
+        return ""
+    if fb.sheet_rule and fb.house_way:
+        inner = (f'<a class="sheet-link" href="{escape(url_for("reference.sheet", preset=fb.house_way))}'
+                 f'#rule-{escape(fb.sheet_rule)}" title="{escape(fb.rule_id)}">{escape(fb.why)}</a>')
+    else:
+        inner = f'<span title="{escape(fb.rule_id)}">{escape(fb.why)}</span>'
+        if fb.section:
+            inner += f' <span class="muted">({_t("rule book %(section)s", section=fb.section)})</span>'
+    return f'\n  <p class="verdict-why">{inner}</p>\n  '
+
+
+def _parts(fb: Any) -> str:
+    if not fb.parts:
+        return ""
+    out = ['\n  <ul class="verdict-parts plain">\n    ']
+    for part in fb.parts:
+        good = bool(part.correct)
+        out.append(
+            f'\n    <li class="{"part-good" if good else "part-bad"}" data-part="{escape(part.name)}"'
+            f' data-correct="{"yes" if good else "no"}">\n      '
+            + (f'<span class="tag tag-good">{_t("Right")}</span>' if good
+               else f'<span class="tag tag-bad">{_t("Wrong")}</span>')
+            + f"\n      <strong>{escape(str(part.name).capitalize())}</strong>:\n      "
+            + (str(escape(part.right)) if good
+               else str(_t("you: %(said)s; right: %(right)s", said=part.said, right=part.right)))
+            + "\n      "
+            + (f'<span class="muted">— {escape(part.why)}</span>' if part.why and not good else "")
+            + "\n    </li>\n    "
+        )
+    out.append("\n  </ul>\n  ")
+    return "".join(out)
+
+
+def verdict_html(fb: Any, timed_out: bool = False, elapsed_ms: float | None = None) -> Markup:
+    """Draw an answer's verdict (a ``Feedback`` or None) as the ``verdict`` macro does."""
+    good = bool(fb and fb.correct and not timed_out)
+    html = (f'<div class="verdict {"verdict-good" if good else "verdict-bad"}" '
+            f'data-correct="{"yes" if good else "no"}" role="status">\n'
+            f'  <strong class="verdict-word">{_headline(fb, timed_out)}</strong>\n  ')
+    if elapsed_ms is not None:
+        took = _t("%(seconds)s s", seconds="%.1f" % (elapsed_ms / 1000))
+        html += f'<span class="verdict-time">{took}</span>'
+    html += "\n</div>\n"
+    if fb:
+        html += (f'\n<p class="verdict-sentence">{escape(fb.sentence)}</p>\n'
+                 f"{_why(fb)}\n{_parts(fb)}\n")
+    return Markup(html)
