@@ -3,14 +3,13 @@ scrolls sideways at 390 px, axe-core finds no serious or critical violation, and
 read-only overview offers no control that changes the group."""
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from e2e.conftest import sign_in
-from e2e.test_layout_browser import AXE, Checker
+from e2e.test_layout_browser import Checker, require_axe
 from trainer.cli.accounts import DEMO_GROUP, DEMO_MANAGER, DEMO_TRAINEES
 from trainer.extensions import db
 from trainer.models import Group, User
@@ -21,10 +20,7 @@ pytestmark = pytest.mark.e2e
 def test_manager_pages_fit_every_screen_and_stay_read_only(
     app: Flask, live_server: str, browser_context: Any, make_user: Any
 ) -> None:
-    if not AXE.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{AXE} is missing; .ci/run installs it (cd tests/e2e && npm ci)")
-        pytest.skip("axe-core is missing: cd tests/e2e && npm ci")
+    require_axe()
     admin = make_user(role="admin", login="manager-layout-admin")
     with app.app_context():
         group_id = db.session.execute(db.select(Group.id).filter_by(name=DEMO_GROUP)).scalar_one()

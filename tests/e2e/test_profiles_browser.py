@@ -3,14 +3,13 @@ scrolls sideways at 390 px and axe-core finds no serious or critical violation, 
 list, the empty form, a form with its errors, and the edit form."""
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from e2e.conftest import sign_in
-from e2e.test_layout_browser import AXE, Checker
+from e2e.test_layout_browser import Checker, require_axe
 
 pytestmark = pytest.mark.e2e
 
@@ -18,10 +17,7 @@ pytestmark = pytest.mark.e2e
 def test_profile_pages_fit_every_screen(
     app: Flask, live_server: str, browser_context: Any, make_user: Any
 ) -> None:
-    if not AXE.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{AXE} is missing; .ci/run installs it (cd tests/e2e && npm ci)")
-        pytest.skip("axe-core is missing: cd tests/e2e && npm ci")
+    require_axe()
     manager = make_user(role="manager", login="profiles-layout-manager")
     page = browser_context.new_page()
     errors: list[str] = []

@@ -49,9 +49,15 @@ def foul_answer(back: str, front: str, wheel: str) -> dict:
     return {"fouled": reason is not None, "reason": reason}
 
 
-def _cents(value, what: str) -> int:
+def _whole(value):
+    """A whole number written as text (``"500"``) becomes an int; anything else is kept."""
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+        return int(value)
+    return value
+
+
+def _cents(value, what: str) -> int:
+    value = _whole(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{what} must be a whole number of cents, such as 500 for $5.00.")
     return value
@@ -65,9 +71,7 @@ def settle_answer(req: dict) -> dict:
     seven cards, for the Envy this player collects. Side bets are always against
     the house (docs/side-bets.md).
     """
-    bet = req["bet_cents"]
-    if isinstance(bet, str) and bet.strip().lstrip("-").isdigit():
-        bet = int(bet)
+    bet = _whole(req["bet_cents"])     # settle() words a bet that is not whole cents
     profile = get_profile(req.get("profile") or DEFAULT_PROFILE)
     player_back = parse_cards(card_text(req["player_back"]), 5)
     player_front = parse_cards(card_text(req["player_front"]), 2)

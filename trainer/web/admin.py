@@ -13,7 +13,8 @@ from trainer.models.types import ID_MAX, bounded_int
 from trainer.services import audit, time_zones
 from trainer.web.access import role_required
 from trainer.web.change_history import audit_rows
-from trainer.web.forms import NewAccountForm, ResetPasswordForm, TimeZoneForm, add_error
+from trainer.web.forms import NewAccountForm, TimeZoneForm, add_error
+from trainer.web.supervisor.trainees import password_reset_page
 
 AUDIT_PAGE_SIZE = 100
 ROLE_NAMES = {Role.TRAINEE: _l("trainee"), Role.SUPERVISOR: _l("supervisor"),
@@ -102,15 +103,7 @@ def reset_password(user_id: int) -> str | Response:
     user = db.session.get(User, user_id)
     if user is None or user.role == Role.ADMIN:
         abort(404)
-    form = ResetPasswordForm()
-    form.account_login = user.login
-    if form.validate_on_submit():
-        user.set_password(form.password.data or "")
-        audit.record(current_user.id, "account.password-reset", "user", user.id)
-        db.session.commit()
-        flash(_("New password set for %(name)s.", name=user.name), "success")
-        return redirect(url_for("admin.users"))
-    return render_template("supervisor/reset_password.html", form=form, trainee=user)
+    return password_reset_page(user, url_for("admin.users"))
 
 
 @bp.route("/settings", methods=["GET", "POST"])

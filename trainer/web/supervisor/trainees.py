@@ -182,15 +182,24 @@ def replay_attempt(attempt_id: int) -> str:
 def reset_password(user_id: int) -> str | Response:
     """Give one of the supervisor's trainees a new password."""
     trainee = get_trainee_or_404(user_id)
+    return password_reset_page(trainee, url_for("supervisor.show_trainee", user_id=trainee.id))
+
+
+def password_reset_page(account: User, done_url: str) -> str | Response:
+    """The new-password form for one account, audited; to ``done_url`` once set.
+
+    The supervisor's page for a trainee and the admin's for any account but an
+    admin's: the caller decides who may reset whom.
+    """
     form = ResetPasswordForm()
-    form.account_login = trainee.login
+    form.account_login = account.login
     if form.validate_on_submit():
-        trainee.set_password(form.password.data or "")
-        audit.record(current_user.id, "account.password-reset", "user", trainee.id)
+        account.set_password(form.password.data or "")
+        audit.record(current_user.id, "account.password-reset", "user", account.id)
         db.session.commit()
-        flash(_("New password set for %(name)s.", name=trainee.name), "success")
-        return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
-    return render_template("supervisor/reset_password.html", form=form, trainee=trainee)
+        flash(_("New password set for %(name)s.", name=account.name), "success")
+        return redirect(done_url)
+    return render_template("supervisor/reset_password.html", form=form, trainee=account)
 
 
 @bp.route("/trainees/<id:user_id>/active", methods=["POST"])
