@@ -65,6 +65,8 @@ def app_config(database_url: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": database_url,
         # Still scrypt, at a cost that keeps the suite fast.
         "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
+        # Background jobs run in the calling thread before submit returns (services/jobs.py).
+        "JOB_RUNNER": "inline",
     }
 
 

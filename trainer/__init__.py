@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SECRET_KEY_FILE = "secret_key"
-SUPPORTED_LOCALES = ("en",)
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -31,16 +30,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_security(app)
     configure_static_files(app)
     configure_template_filters(app)
+    configure_jobs(app)
     warm_engine()
     return app
 
 
 def new_app() -> Flask:
     """Create the Flask object: instance folder, and the top-level templates and static files."""
-    from flask import Flask
+    from trainer.web.application import TrainerFlask
 
     instance_path = os.environ.get("TRAINER_INSTANCE_PATH")
-    app = Flask(
+    app = TrainerFlask(
         __name__,
         instance_path=str(Path(instance_path).resolve()) if instance_path else None,
         instance_relative_config=True,
@@ -57,6 +57,8 @@ def new_app() -> Flask:
 
 def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     """Read defaults, then instance/config.py, then the environment, then test overrides."""
+    from trainer.services.languages import LANGUAGES  # the one list of languages (issue 19)
+
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "trainer.sqlite3"),
         SESSION_COOKIE_HTTPONLY=True,
@@ -71,7 +73,11 @@ def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         BABEL_DEFAULT_LOCALE="en",
         BABEL_DEFAULT_TIMEZONE="UTC",
         BABEL_TRANSLATION_DIRECTORIES=str(PROJECT_ROOT / "translations"),
-        LANGUAGES=list(SUPPORTED_LOCALES),
+        LANGUAGES=list(LANGUAGES),
+        # Background jobs (docs/operations.md, "Background jobs (issue 18)").
+        JOB_RUNNER="pool",
+        JOB_WORKERS=1,
+        JOB_STALE_SECONDS=30,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env()
@@ -110,10 +116,11 @@ def configure_request_limits(app: Flask) -> None:
 
 
 def _select_locale() -> str | None:
-    """Pick the best supported language from the browser's preferences."""
-    from flask import request
+    """Pick the page's language: the reader's, the installation's, the browser's, English
+    (``trainer/web/languages.py``)."""
+    from trainer.web.languages import select_locale
 
-    return request.accept_languages.best_match(SUPPORTED_LOCALES)
+    return select_locale()
 
 
 def configure_extensions(app: Flask) -> None:
@@ -161,6 +168,7 @@ def configure_blueprints(app: Flask) -> None:
         health,
         main,
         manager,
+        manager_ways,
         play,
         reference,
         supervisor,
@@ -174,6 +182,7 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(exams.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(manager.bp)
+    app.register_blueprint(manager_ways.bp)  # the house-way editor (issue 18)
     app.register_blueprint(reference.bp)
     app.register_blueprint(play.bp)
 
@@ -206,6 +215,14 @@ def configure_template_filters(app: Flask) -> None:
     filters.register(app)
 
 
+def configure_jobs(app: Flask) -> None:
+    """Build the background-job runner from the config (``JOB_*``); the pool starts on the first job."""
+    from trainer.services import house_way_jobs, jobs
+
+    house_way_jobs.register_kinds()
+    app.extensions[jobs.EXTENSION] = jobs.Runner.from_config(app.config)
+
+
 def warm_engine() -> None:
     """Load every house-way preset and its class tables now, so no trainee's first
     question pays for it (the shared class keys about 36 ms and 2.4 MB, then 13 to 19 ms
@@ -216,8 +233,12 @@ def warm_engine() -> None:
     """
     from trainer.engine.hands import warm_rank_tables
     from trainer.engine.house_way import load, preset_names
+    from trainer.services import house_ways
 
     warm_rank_tables()
     for name in preset_names():
         # With its class tables (both wheel settings), so no request loads one.
         load(name).warm_tables()
+    # Published custom versions and preset snapshots, found by the engine through the
+    # one service that owns them (each loaded once a process, on first use).
+    house_ways.install_resolver()

@@ -290,8 +290,8 @@
     picker: picker,
     choices: choices,
     seats: seats,
-    parseCents: window.PaiGow.parseCents,
-    dollars: window.PaiGow.dollars,
+    typed: window.PaiGow.typed,
+    money: window.PaiGow.money,
     format: format
   };
 

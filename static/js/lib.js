@@ -1,7 +1,7 @@
 // The shared script of every page (loaded by base.html before any page script):
-// JSON fetches with the CSRF header, text templates, money in cents, the two-card
-// front picker, and the drill kinds' map. Plain script, no build step: everything
-// hangs off window.PaiGow.
+// JSON fetches with the CSRF header, text templates, money in cents (written in the
+// page's locale), the two-card front picker, and the drill kinds' map. Plain script,
+// no build step: everything hangs off window.PaiGow.
 (function () {
   "use strict";
 
@@ -51,23 +51,24 @@
     return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
   };
 
-  // Cents as dollars: "$1,234.50", "-$2.00".
-  PaiGow.dollars = function (cents) {
-    var abs = Math.abs(cents);
-    var whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    var part = abs % 100;
-    return (cents < 0 ? "-$" : "$") + whole + "." + (part < 10 ? "0" : "") + part;
+  // Integer cents as money in the page's locale and currency, from the format the
+  // server put on <body data-money> (web/languages.py MoneyFormat): "47,50 US$";
+  // `short` drops a whole amount's cents. Typed amounts are read by the server.
+  var moneyFormat = null;
+  PaiGow.money = function (cents, short) {
+    if (!moneyFormat) {
+      try { moneyFormat = JSON.parse(document.body.dataset.money); } catch (e) { moneyFormat = {}; }
+    }
+    var f = moneyFormat, abs = Math.abs(cents), part = abs % 100;
+    var n = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, f.group || ",");
+    if (!(short && part === 0)) { n += (f.decimal || ".") + (part < 10 ? "0" : "") + part; }
+    return ((cents < 0 ? f.negative : f.positive) || "%(n)s").replace("%(n)s", n);
   };
 
-  // Typed dollars ("12", "$12.5", "1,200.00") as cents, or null when it is not an amount.
-  PaiGow.parseCents = function (text) {
-    var value = text.trim().replace(/^\$/, "").replace(/,/g, "");
-    var match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-    if (!match) {
-      return null;
-    }
-    var cents = match[2] ? Number((match[2] + "0").slice(0, 2)) : 0;
-    return Number(match[1]) * 100 + cents;
+  // A typed amount as it goes to the server: the text, trimmed; null when empty.
+  PaiGow.typed = function (text) {
+    var value = (text || "").trim();
+    return value === "" ? null : value;
   };
 
   // Move a card between a hand of seven and the two-card front, shared by the drill

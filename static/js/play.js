@@ -42,7 +42,7 @@
   };
 
   var format = window.PaiGow.format;
-  var dollars = window.PaiGow.dollars;
+  var money = window.PaiGow.money;
   var request = window.PaiGow.request;
 
   function showError(message) {
@@ -62,11 +62,11 @@
       var chip = document.createElement("span");
       chip.className = "chip chip-" + value + " chip-placed";
       chip.dataset.index = String(index);
-      chip.textContent = "$" + value / 100;
+      chip.textContent = money(value, true);
       betChips.appendChild(chip);
     });
     var total = betTotal();
-    betAmount.textContent = dollars(total).replace(/\.00$/, "");
+    betAmount.textContent = money(total, true);
     // The circle's name is its amount (the chips in it are hidden from screen readers).
     refreshButtons();
   }
@@ -78,7 +78,7 @@
     renderBet();
     if (betTotal() > state.max || betTotal() > state.balance) {
       note.textContent = betTotal() > state.balance ? root.dataset.textOverBalance
-        : format(root.dataset.textLimits, { min: dollars(state.min), max: dollars(state.max) });
+        : format(root.dataset.textLimits, { min: money(state.min), max: money(state.max) });
     } else {
       note.textContent = "";
     }
@@ -134,7 +134,7 @@
 
   function setBalance(cents) {
     state.balance = cents;
-    balanceBox.textContent = dollars(cents);
+    balanceBox.textContent = money(cents);
   }
 
   function apply(data) {

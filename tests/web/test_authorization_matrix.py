@@ -145,7 +145,32 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                                      every(403, manager=404, admin=404)),
         "manager.offer_profile": Case("POST", "/manager/profiles/california/offer",
                                       every(403, manager=302, admin=302), data={"offer": "1"}),
+        # The house-way editor (issue 18): managers and admins; this world has no custom
+        # way and no job, so theirs are 404 (a missing draft), everyone else's 403.
+        **{f"manager_ways.{endpoint}": Case(method, f"/manager/house-ways{path}", expect)
+           for endpoint, method, path, expect in (
+               ("copy_way", "GET", "/copy?from=trump-plaza", way_page(200)),
+               ("import_way", "GET", "/import", way_page(200)),
+               ("edit_way", "GET", "/1", way_page(404)),
+               ("save_details", "POST", "/1/details", way_page(404)),
+               ("move_rule", "POST", "/1/sections/0/rules/0/move", way_page(404)),
+               ("delete_rule", "GET", "/1/sections/0/rules/0/delete", way_page(404)),
+               ("new_rule", "GET", "/1/sections/0/rules/new", way_page(404)),
+               ("edit_rule", "GET", "/1/sections/0/rules/0/edit", way_page(404)),
+               ("export_way", "GET", "/1/export", way_page(404)),
+               ("check_way", "GET", "/1/check", way_page(404)),
+               ("diff_way", "GET", "/1/changes", way_page(404)),
+               ("edge_way", "GET", "/1/edge", way_page(404)),
+               ("publish_way", "POST", "/1/publish", way_page(404)),
+               ("show_version", "GET", "/1/versions/1", way_page(404)),
+               ("job_state", "GET", "/jobs/1", way_page(404)),
+               ("restart_job", "POST", "/jobs/1/restart", way_page(404)))},
     }
+
+
+def way_page(status: int) -> dict[str, Any]:
+    """The house-way editor's pages: ``status`` for managers and admins, 403 for the rest."""
+    return every(403, manager=status, admin=status)
 
 
 @pytest.fixture

@@ -3,13 +3,21 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
+from pathlib import Path
 
 import click
 
 from trainer.cli.io import emit, fail, stream_jsonl
 from trainer.engine.hands import Wheel
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
+from trainer.engine.house_way import (
+    DEFAULT_HOUSE_WAY,
+    HouseWay,
+    HouseWayError,
+    load,
+    preset_names,
+)
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES
 
 # The rule book's reference figures (docs/rules.md §11), Trump Plaza against Trump
@@ -25,11 +33,88 @@ REFERENCE = {
 }
 
 
+# A published custom version: ``<slug>@<n>`` (docs/house-ways.md, "Custom house ways").
+STORED_REF = re.compile(r"[a-z][a-z0-9-]{2,39}@[1-9][0-9]*")
+
+
 def _way(name: str):
     try:
         return load(name)
     except ValueError as exc:
         fail(str(exc))
+
+
+def file_way(path: str, table: bool = True) -> HouseWay:
+    """Read a house-way file (the presets' TOML format) into a house way; exit 2 if it is wrong.
+
+    The engine alone: no app, no database. The file is validated as the manager's
+    editor validates it (``editing.build``: every problem, with where it is). A way
+    named like a preset, with that preset's rules, uses the preset's shipped class
+    tables; any other is set by the interpreter.
+    """
+    from trainer.engine.house_way import editing
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"Cannot read the house-way file {path}: {getattr(exc, 'strerror', None) or exc}.")
+    try:
+        return editing.build(editing.from_toml(text), table)
+    except editing.EditError as exc:
+        problems = [f"{e.path}: {e.message}" if e.path else e.message for e in exc.errors]
+        fail(f"{path} is not a usable house way: {' '.join(problems)}")
+
+
+def stored_way(ref: str) -> HouseWay:
+    """Return a published custom version (``slug@n``) from the app's database.
+
+    This path loads the app (Flask, SQLAlchemy), imported here only, so the other
+    house-way commands stay light: the app of the running command (``ScriptInfo``,
+    or an app context already pushed) or one made from the environment's config.
+    """
+    from flask import has_app_context
+    from flask.cli import ScriptInfo
+
+    from trainer import create_app
+    from trainer.services import house_ways
+
+    def get() -> HouseWay:
+        try:
+            return house_ways.get_way(ref)
+        except (ValueError, LookupError, HouseWayError) as exc:
+            fail(str(exc))
+
+    if has_app_context():
+        return get()
+    info = click.get_current_context().find_object(ScriptInfo)
+    app = info.load_app() if info is not None else create_app()
+    with app.app_context():
+        return get()
+
+
+def _chosen(name: str | None, path: str | None, what: str, table: bool = True
+            ) -> tuple[str, str | HouseWay]:
+    """Return a way's label and what the engine takes: a preset's name or a house way.
+
+    ``name`` is a preset or a stored version ``slug@n``; ``path`` a house-way file.
+    """
+    if path is not None:
+        if name is not None:
+            fail(f"Give {what} by name or by file, not both.")
+        way = file_way(path, table)
+        # Not the bare name: a file may name itself after a preset with other rules.
+        return f"{way.name} (file {path})", way
+    assert name is not None
+    if name in preset_names():
+        return name, name
+    if STORED_REF.fullmatch(name):
+        way = stored_way(name)
+        if not table:
+            # The same rules without their class tables: the interpreter alone.
+            way = HouseWay(way.data, table=False)
+        return name, way
+    _way(name)  # fails: "Unknown house way ..."
+    raise AssertionError("unreachable")
 
 
 def _count(text: str | None, what: str, default: int | None = None) -> int:
@@ -111,29 +196,39 @@ def list_command() -> None:
 
 @house_way_group.command("verify")
 @click.argument("name", required=False)
+@click.option("--file", "path", default=None, metavar="PATH",
+              help="Verify the house way in this file (the presets' TOML format).")
 @click.option("--sample", default=None, help="Check N random hands instead of all.")
 @click.option("--seed", default=None, help="Seed for --sample (default 0).")
 @click.option("--wheel", default=Wheel.SECOND_HIGHEST.value, show_default=True)
 @click.option("--workers", default="2", show_default=True, help="Processes to use.")
 @click.option("--no-table", is_flag=True,
               help="Set hands by the interpreter only, not the class table.")
-def verify_command(name, sample, seed, wheel, workers, no_table) -> None:
+def verify_command(name, path, sample, seed, wheel, workers, no_table) -> None:
     """Check every seven-card hand (or a sample): no foul, all cards, deterministic.
 
-    Hands are set from the way's class table and compared with the interpreter.
+    NAME is a preset or a published custom version (slug@n, read from the app's
+    database); --file reads a house-way file instead. Hands are set from the way's
+    class table when it has one and compared with the interpreter.
     """
     from trainer.engine.house_way.verify import verify
 
-    if name is None:
-        fail("Give a house way, e.g.: trainer house-way verify trump-plaza")
-    _way(name)
+    if name is None and path is None:
+        fail("Give a house way, e.g.: trainer house-way verify trump-plaza "
+             "(or --file my-way.toml, or a published version such as my-way@1)")
     if wheel not in {w.value for w in Wheel}:
         fail(f"Unknown wheel setting {wheel!r}; use second_highest or lowest.")
     n = None if sample is None else _count(sample, "the sample size")
     if n == 0:
         fail("The sample size must be more than zero.")
-    summary = verify(name, n, _count(seed, "the seed", 0), wheel,
-                     max(1, _count(workers, "the number of workers")), not no_table)
+    seed_value = _count(seed, "the seed", 0)
+    processes = max(1, _count(workers, "the number of workers"))
+    label, way = _chosen(name, path, "the house way", not no_table)
+    summary = verify(way, n, seed_value, wheel, processes, not no_table)
+    if path is not None:
+        summary["file"] = str(path)
+    else:
+        summary["house_way"] = label
     emit(summary)
     if summary["failed_hands"]:
         sys.exit(1)
@@ -141,22 +236,30 @@ def verify_command(name, sample, seed, wheel, workers, no_table) -> None:
 
 @house_way_group.command("simulate")
 @click.argument("name", required=False)
-@click.option("--against", default=None, help="The banker's house way (default: NAME).")
+@click.option("--file", "path", default=None, metavar="PATH",
+              help="The player's house way from this file (instead of NAME).")
+@click.option("--against", default=None,
+              help="The banker's house way, a preset or slug@n (default: the player's).")
+@click.option("--against-file", "against_path", default=None, metavar="PATH",
+              help="The banker's house way from this file.")
 @click.option("--hands", default=None, help="Number of deals.")
 @click.option("--seed", default=None, help="Random seed (default 0).")
 @click.option("--profile", default=DEFAULT_PROFILE, show_default=True,
               help="Table-rules profile: commission, wheel.")
 @click.option("--bet-cents", default="10000", show_default=True)
 @click.option("--workers", default="2", show_default=True, help="Processes to use.")
-def simulate_command(name, against, hands, seed, profile, bet_cents, workers) -> None:
-    """Play a house way (player) against a house way (banker) on random deals."""
+def simulate_command(name, path, against, against_path, hands, seed, profile, bet_cents,
+                     workers) -> None:
+    """Play a house way (player) against a house way (banker) on random deals.
+
+    Each way is a preset, a published custom version (slug@n) or a file (--file,
+    --against-file).
+    """
     from trainer.engine.house_way.simulate import simulate
     from trainer.engine.profiles import get_profile
 
-    if name is None:
+    if name is None and path is None:
         fail("Give a house way, e.g.: trainer house-way simulate trump-plaza --hands 1000")
-    against = against or name
-    _way(name), _way(against)
     try:
         table = get_profile(profile)
     except ValueError as exc:
@@ -167,9 +270,15 @@ def simulate_command(name, against, hands, seed, profile, bet_cents, workers) ->
     bet = _count(bet_cents, "the bet in cents")
     if bet == 0:
         fail("The bet must be more than zero.")
-    counts = simulate(name, against, n, _count(seed, "the seed", 0), table.wheel,
-                      max(1, _count(workers, "the number of workers")))
-    emit(summarize(name, against, counts, table, bet))
+    seed_value = _count(seed, "the seed", 0)
+    processes = max(1, _count(workers, "the number of workers"))
+    player_label, player = _chosen(name, path, "the player's house way")
+    if against is None and against_path is None:
+        banker_label, banker = player_label, player
+    else:
+        banker_label, banker = _chosen(against, against_path, "the banker's house way")
+    counts = simulate(player, banker, n, seed_value, table.wheel, processes)
+    emit(summarize(player_label, banker_label, counts, table, bet))
 
 
 def register(cli: click.Group, hand_group: click.Group) -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .hands import is_queen_high_pai_gow
 from .profiles import SideBetOffer, TableProfile, get_profile
 from .settlement import Settlement, commission_cents, settle
 from .side_bets import BonusCategory, PayTable, TableKind, bonus_category, load_table
+
+if TYPE_CHECKING:
+    from .house_way import HouseWay
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ class SeatSettlement:
 def settle_seat(player_back: Sequence[int], player_front: Sequence[int],
                 banker_back: Sequence[int], banker_front: Sequence[int], bet_cents: int,
                 bonus_bet_cents: int | None, profile: TableProfile | str,
-                house_way: str | None = None, meter_cents: int | None = None,
+                house_way: HouseWay | str | None = None, meter_cents: int | None = None,
                 table: str | None = None) -> SeatSettlement:
     """Settle one seat's main bet against the banker and its bonus bet against the house.
 

@@ -15,7 +15,7 @@ from typing import Any
 from .bonus_settlement import BonusResult, queens_dragon, settle_bonus
 from .cards import Card, card_list, deal, parse_cards
 from .hands import evaluate2, evaluate5
-from .house_way import HouseWaySetting, load
+from .house_way import HouseWay, HouseWaySetting, load
 from .profiles import DEFAULT_PROFILE, SideBetOffer, TableProfile, get_profile
 from .setting import SPLITS, SetHand, foul_reason, same_value
 from .settlement import Settlement, settle, verify_bet
@@ -195,19 +195,26 @@ def verify_setting(seven: Sequence[int], front: Sequence[str], wheel: str) -> Se
     return SetHand(back, front_cards)
 
 
-def house_way_setting(seven: Sequence[int], house_way: str, wheel: str) -> HouseWaySetting:
-    """Set seven cards by the named house way."""
-    return load(house_way).set(tuple(Card(c) for c in seven), wheel)
+def house_way_setting(seven: Sequence[int], house_way: HouseWay | str, wheel: str
+                      ) -> HouseWaySetting:
+    """Set seven cards by a house way: the way itself, or a name ``load`` finds."""
+    way = house_way if isinstance(house_way, HouseWay) else load(house_way)
+    return way.set(tuple(Card(c) for c in seven), wheel)
 
 
 def play_hand(game_deal: GameDeal, front: Sequence[str] | None, bet_cents: int,
-              profile: TableProfile | str, house_way: str, bonus_cents: int = 0) -> HandResult:
+              profile: TableProfile | str, house_way: HouseWay | str,
+              bonus_cents: int = 0) -> HandResult:
     """Settle the player's setting (None: the house way's) and the house way's against the banker.
 
-    A side bet (``bonus_cents``) is settled against the house whatever the setting.
+    ``house_way`` is the way the hand was dealt under (a custom version, or a preset as
+    it was: the caller's ``load_exact``), or a preset's name. A side bet
+    (``bonus_cents``) is settled against the house whatever the setting.
     """
     table = get_profile(profile)
     wheel = table.wheel
+    if not isinstance(house_way, HouseWay):
+        house_way = load(house_way)
     house = house_way_setting(game_deal.player, house_way, wheel)
     if front is None:
         player = SetHand(house.back, house.front)

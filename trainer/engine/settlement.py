@@ -5,12 +5,15 @@ from collections.abc import Sequence
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import Card, verify_distinct
 from .hands import Outcome, compare_strengths, is_queen_high_pai_gow, rank2, rank5
 from .profiles import DEFAULT_PROFILE, FoulPolicy, Rounding, TableProfile, get_profile
 from .setting import verify_set_hand
+
+if TYPE_CHECKING:
+    from .house_way import HouseWay
 
 
 class Result(StrEnum):
@@ -134,8 +137,12 @@ def _verify_hands(player_back: Sequence[int], player_front: Sequence[int],
 def settle(player_back: Sequence[int], player_front: Sequence[int],
            banker_back: Sequence[int], banker_front: Sequence[int],
            bet_cents: int, profile: TableProfile | str = DEFAULT_PROFILE,
-           house_way: str | None = None) -> Settlement:
-    """Settle one player's bet against the banker's set hand."""
+           house_way: HouseWay | str | None = None) -> Settlement:
+    """Settle one player's bet against the banker's set hand.
+
+    ``house_way`` resets a fouled hand under the ``house_way`` foul policy: the way
+    itself (a drill's ``context.way``) or a preset's name (None: the default).
+    """
     if not isinstance(profile, TableProfile):
         profile = get_profile(profile)
     if type(bet_cents) is not int or bet_cents <= 0:
@@ -151,9 +158,9 @@ def settle(player_back: Sequence[int], player_front: Sequence[int],
         return Settlement(Outcome.LOSS, Outcome.LOSS, True, Result.LOSE, bet_cents,
                           fee, -bet_cents - fee)
     if fouled:
-        from .house_way import DEFAULT_HOUSE_WAY, load
+        from .house_way import DEFAULT_HOUSE_WAY, HouseWay, load
 
-        way = load(house_way or DEFAULT_HOUSE_WAY)
+        way = house_way if isinstance(house_way, HouseWay) else load(house_way or DEFAULT_HOUSE_WAY)
         reset = way.set(tuple(player_back) + tuple(player_front), wheel=wheel)
         pb, pf = rank5(reset.back, wheel), rank2(reset.front)
     bb, bf = rank5(banker_back, wheel), rank2(banker_front)

@@ -3,7 +3,14 @@ from trainer.models.audit import AuditLog
 from trainer.models.drill import AppendOnlyError, Attempt, DrillSession, IssuedQuestion
 from trainer.models.exam import CertificationExam, ExamStatus
 from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
+from trainer.models.house_way import (
+    CustomHouseWay,
+    HouseWaySnapshot,
+    HouseWayTable,
+    HouseWayVersion,
+)
 from trainer.models.installation import InstallationSetting
+from trainer.models.job import Job
 from trainer.models.profile import CustomProfile
 from trainer.models.security import LoginFailure, UserSession
 from trainer.models.table import GameHand, PlayerGame
@@ -18,13 +25,18 @@ __all__ = [
     "Attempt",
     "AuditLog",
     "CertificationExam",
+    "CustomHouseWay",
     "CustomProfile",
     "DrillSession",
     "ExamStatus",
     "GameHand",
     "Group",
+    "HouseWaySnapshot",
+    "HouseWayTable",
+    "HouseWayVersion",
     "InstallationSetting",
     "IssuedQuestion",
+    "Job",
     "LoginFailure",
     "Membership",
     "PlayerGame",

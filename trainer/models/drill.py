@@ -39,6 +39,8 @@ class DrillSession(Model):
     length: Mapped[int]
     time_limit_ms: Mapped[int | None]
     house_way: Mapped[str] = mapped_column(String(64))
+    # The rules digest of the house way it grades by (issue 18); None: sessions before it.
+    house_way_digest: Mapped[str | None] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(64))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -47,6 +47,8 @@ class CertificationExam(Model):
     time_limit_ms: Mapped[int]
     criteria: Mapped[dict[str, Any]] = mapped_column(JSON)
     house_way: Mapped[str] = mapped_column(String(64))
+    # The rules digest of the house way at scheduling (issue 18); None: exams before it.
+    house_way_digest: Mapped[str | None] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(64))
     # The foul policy copied at scheduling too (None on exams scheduled before it was kept:
     # those take the group's at the start).

@@ -67,6 +67,8 @@ class GameHand(Model):
     number: Mapped[int]
     seed: Mapped[int] = mapped_column(BigInteger)
     house_way: Mapped[str] = mapped_column(String(64))
+    # The rules digest of the house way it was dealt under (issue 18); None: hands before it.
+    house_way_digest: Mapped[str | None] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(64))
     bet_cents: Mapped[int]
     state: Mapped[str] = mapped_column(String(16), default="dealt")

@@ -67,6 +67,9 @@ class User(UserMixin, Model):
     deactivated_by_role: Mapped[str | None] = mapped_column(String(16))
     # The zone the user reads times in (an IANA name); None: the room's, then the browser's.
     time_zone: Mapped[str | None] = mapped_column(String(64))
+    # The language the user reads pages in (services/languages.py LANGUAGES); None: the
+    # installation's, then the browser's (issue 19).
+    language: Mapped[str | None] = mapped_column(String(8))
 
     membership: Mapped[Membership | None] = relationship(
         back_populates="user", cascade="all, delete-orphan", uselist=False

@@ -31,7 +31,6 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
-from sqlalchemy.orm.attributes import instance_dict
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.drills.explain import Feedback
@@ -48,7 +47,7 @@ from trainer.models import (
     utcnow,
 )
 from trainer.models.types import parse_id
-from trainer.services import profiles
+from trainer.services import house_ways, profiles
 from trainer.services.certification.sealing import exam_time_over_by, without_sealed
 from trainer.services.group_settings import MAX_LENGTH, GroupSettings
 from trainer.services.group_settings import foul_policy as _foul_policy
@@ -121,6 +120,8 @@ class DrillSettings:
     foul_policy: FoulPolicy | None = None
     group_id: int | None = None
     group: GroupSettings = field(default_factory=GroupSettings)
+    # The rules digest to grade by (an exam's, kept at scheduling); None: ``pin`` it now.
+    house_way_digest: str | None = None
 
     @classmethod
     def for_user(cls, user_id: int) -> DrillSettings:
@@ -151,7 +152,7 @@ def _context(data: dict[str, Any]) -> DrillContext:
     context = DrillContext.from_dict(data)
     return DrillContext(context.house_way, context.profile,
                         _foul_policy(context.foul_policy), context.focus_rules,
-                        context.generator, context.custom)
+                        context.generator, context.custom, context.house_way_digest)
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,12 @@ def start_session(
     if not 1 <= length <= MAX_LENGTH:
         raise DrillError(f"A session has 1 to {MAX_LENGTH} questions.")
     limit_s = time_limit_s if time_limit_s is not None else settings.time_limit_s(kind)
+    # The house way's rules digest, recorded with the session and its questions: they
+    # grade by these rules even after a preset file changes or a version is superseded.
+    try:
+        digest = settings.house_way_digest or house_ways.pin(settings.house_way)
+    except house_ways.WayError as error:
+        raise DrillError(str(error)) from None
     if focus_rules and not focus_balanced(kind, settings, tuple(focus_rules)):
         # "My mistakes" on misses of one answer only: guessing that answer would pay,
         # so the session is practice, which never counts toward readiness.
@@ -247,6 +254,7 @@ def start_session(
         length=length,
         time_limit_ms=None if mode == "practice" else limit_s * 1000,
         house_way=settings.house_way,
+        house_way_digest=digest,
         profile=settings.profile,
         started_at=utcnow(),
     )
@@ -257,6 +265,7 @@ def start_session(
     context = DrillContext(
         settings.house_way, settings.profile, _foul_policy(settings.foul_policy),
         tuple(focus_rules), custom=profiles.custom_rules(settings.profile),
+        house_way_digest=digest,
     )
     # The first question carries the session's context and every later one copies
     # it; its clock starts only when the drill page first asks for it.
@@ -279,21 +288,90 @@ def _issued(session_id: int, position: int) -> IssuedQuestion | None:
     ).scalar_one_or_none()
 
 
+@dataclass(slots=True)
+class SessionRow:
+    """The columns of a drill session that showing and answering a question read.
+
+    A plain row, not the ORM's ``DrillSession``: building ORM objects for the one
+    read of a request cost about as much as the read (issue 15). Its two writes
+    (the clock's start, the session's end) are Core UPDATEs (``_set_issued_at``,
+    ``_set_finished_at``).
+    """
+
+    id: int
+    user_id: int
+    kind: str
+    mode: str
+    length: int
+    time_limit_ms: int | None
+    started_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(slots=True)
+class IssuedRow:
+    """The columns of an issued question (``IssuedQuestion``) as a plain row."""
+
+    id: int
+    session_id: int
+    position: int
+    seed: int
+    question: dict[str, Any]
+    context: dict[str, Any]
+    rule_id: str | None
+    issued_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExamRow:
+    """What the exam-time-over rule reads of a session's certification exam."""
+
+    started_at: datetime | None
+    length: int
+    time_limit_ms: int
+
+
 class _Loaded(NamedTuple):
     """A session with one of its questions, whether that is answered, and the session's exam row."""
 
-    session: DrillSession
-    issued: IssuedQuestion | None
+    session: SessionRow
+    issued: IssuedRow | None
     answered: bool
-    exam: CertificationExam | None
+    exam: ExamRow | None
+
+
+_SESSION_COLUMNS = ("id", "user_id", "kind", "mode", "length", "time_limit_ms", "started_at",
+                    "finished_at")
+_ISSUED_COLUMNS = ("id", "session_id", "position", "seed", "question", "context", "rule_id",
+                   "issued_at")
+_EXAM_COLUMNS = ("started_at", "length", "time_limit_ms")
+
+
+def _row_columns() -> list[Any]:
+    """Return the columns of a session, its question and its exam, in ``_rows`` order."""
+    return [
+        *(DrillSession.__table__.c[name] for name in _SESSION_COLUMNS),
+        *(IssuedQuestion.__table__.c[name] for name in _ISSUED_COLUMNS),
+        CertificationExam.__table__.c.id,
+        *(CertificationExam.__table__.c[name] for name in _EXAM_COLUMNS),
+    ]
+
+
+def _rows(row: Any) -> tuple[SessionRow, IssuedRow | None, ExamRow | None]:
+    """Split a row of ``_row_columns`` (then anything) into the session, question and exam."""
+    session = SessionRow(*row[:8])
+    issued = IssuedRow(*row[8:16]) if row[8] is not None else None
+    exam = ExamRow(*row[17:20]) if row[16] is not None else None
+    return session, issued, exam
 
 
 @functools.cache
 def _load_statement(latest: bool) -> Any:
-    """Build, once per process, the read of ``_load``: a session, one question, its EXISTS, its exam.
+    """Build, once per process, the read of ``_load``: a session, one question, its exam, its EXISTS.
 
     The session id (and the position, unless ``latest``) are bound parameters, so a
     request only executes it: building the select anew cost about as much as running it.
+    It selects columns, not ORM entities (``SessionRow``, ``IssuedRow``).
     """
     if latest:
         on = IssuedQuestion.session_id == DrillSession.id
@@ -304,7 +382,8 @@ def _load_statement(latest: bool) -> Any:
         Attempt.session_id == IssuedQuestion.session_id, Attempt.position == IssuedQuestion.position
     ).exists()
     query = (
-        select(DrillSession, IssuedQuestion, answered, CertificationExam)
+        select(*_row_columns(), answered)
+        .select_from(DrillSession)
         .outerjoin(IssuedQuestion, on)
         .outerjoin(CertificationExam, CertificationExam.session_id == DrillSession.id)
         .where(DrillSession.id == bindparam("session_id"))
@@ -325,9 +404,29 @@ def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded
     if position is not None:
         params["position"] = position
     row = db.session.execute(_load_statement(position is None), params).first()
-    if row is None or row[0].user_id != user_id:
+    if row is None or row[1] != user_id:
         raise SessionNotFound("There is no such drill session of yours.")
-    return _Loaded(row[0], row[1], bool(row[2]), row[3])
+    session, issued, exam = _rows(row)
+    return _Loaded(session, issued, bool(row[20]), exam)
+
+
+@functools.cache
+def _update_statement(table: Any, column: str) -> Any:
+    """Build, once per process, ``UPDATE table SET column = :value WHERE id = :row_id``."""
+    return table.update().where(table.c.id == bindparam("row_id")).values(
+        {column: bindparam("value")})
+
+
+def _set_issued_at(issued: IssuedRow, when: datetime) -> None:
+    """Start a question's clock: one UPDATE (the row is set once the commit holds)."""
+    db.session.execute(_update_statement(IssuedQuestion.__table__, "issued_at"),
+                       {"row_id": issued.id, "value": when})
+
+
+def _set_finished_at(session: SessionRow, when: datetime) -> None:
+    """Mark a session finished: one UPDATE (the row is set once the commit holds)."""
+    db.session.execute(_update_statement(DrillSession.__table__, "finished_at"),
+                       {"row_id": session.id, "value": when})
 
 
 def _commit_keeping_state() -> None:
@@ -352,41 +451,39 @@ def _insert_statement(table: Any) -> Any:
     return table.insert()
 
 
-def _insert_row(row: IssuedQuestion | Attempt) -> None:
-    """INSERT a new (transient) question or attempt and set its id: one statement, as a flush.
+def _insert_row(table: Any, values: dict[str, Any]) -> int:
+    """INSERT one new question or attempt and return its id: one statement, as a flush.
 
     The ORM's flush of one new object cost about 0.3 ms of CPU (the unit of work)
-    for the same single INSERT (issue 15: a question and an answer in 2 ms). Only
-    the attributes set on ``row`` are sent, so the columns' defaults apply to the
-    rest as they would in a flush; the object stays out of the ORM session (nothing
-    reads it back, and the attempt's append-only guard is about changes, not inserts).
-    A duplicate ``(session_id, position)`` raises ``IntegrityError`` here, as the
-    flush did.
+    for the same single INSERT, and building the ORM object itself about 0.03 ms
+    (issue 15: a question and an answer in 2 ms), so the row is a dict of its
+    values. The columns not given take their defaults, as in a flush. A duplicate
+    ``(session_id, position)`` raises ``IntegrityError`` here, as the flush did.
     """
-    table = type(row).__table__
-    values = {key: value for key, value in instance_dict(row).items() if key in table.c}
     result: Any = db.session.execute(_insert_statement(table), values)
-    row.id = result.inserted_primary_key[0]
+    return int(result.inserted_primary_key[0])
 
 
-def _last_issued(session_id: int) -> IssuedQuestion | None:
-    return db.session.execute(
-        db.select(IssuedQuestion)
-        .filter_by(session_id=session_id)
-        .order_by(IssuedQuestion.position.desc())
+def _last_issued(session_id: int) -> IssuedRow | None:
+    table = IssuedQuestion.__table__
+    row = db.session.execute(
+        select(*(table.c[name] for name in _ISSUED_COLUMNS))
+        .where(table.c.session_id == session_id)
+        .order_by(table.c.position.desc())
         .limit(1)
-    ).scalar_one_or_none()
+    ).first()
+    return IssuedRow(*row) if row is not None else None
 
 
 def _issue(
-    session: DrillSession,
+    session: DrillSession | SessionRow,
     position: int,
     context: dict[str, Any],
     start_clock: bool = True,
-    previous: IssuedQuestion | None = None,
-) -> IssuedQuestion:
+    previous: IssuedRow | None = None,
+) -> IssuedRow:
     step = (position - 1) % _steps(session.kind)
-    first = None
+    first: IssuedRow | IssuedQuestion | None = None
     if step:
         # The question before a round's later step is in the same round, so has its seed.
         first = previous if previous is not None and previous.position == position - 1 \
@@ -395,7 +492,8 @@ def _issue(
     seed = first.seed if first is not None else secrets.randbits(63)
     drill_context = _context(context)
     question = _step_question(session.kind, seed, drill_context, position)
-    issued = IssuedQuestion(
+    issued = IssuedRow(
+        id=0,
         session_id=session.id,
         position=position,
         seed=seed,
@@ -404,11 +502,12 @@ def _issue(
         rule_id=get_drill(session.kind).rule_of(question, drill_context),
         issued_at=utcnow() if start_clock else None,
     )
-    _insert_row(issued)
+    values = {name: getattr(issued, name) for name in _ISSUED_COLUMNS[1:]}
+    issued.id = _insert_row(IssuedQuestion.__table__, values)
     return issued
 
 
-def _exam_time_over(session: DrillSession, exam: CertificationExam | None) -> bool:
+def _exam_time_over(session: SessionRow, exam: ExamRow | None) -> bool:
     """Tell whether an exam's time is over: its results are open, so it takes no more answers."""
     if session.mode != "exam" or session.finished_at is not None:
         return False
@@ -445,7 +544,7 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
         # What settle_overdue(session_id=...) finds, found by the read above instead
         # of a query of its own; when another request settled it first, read again.
         assert loaded.issued is not None
-        if _settle_one(loaded.issued.id, keep_state=True):
+        if _settle(loaded.session, loaded.issued, keep_state=True):
             log.info("Recorded 1 unanswered question(s) as timed out.")
             loaded = loaded._replace(answered=True)
         else:
@@ -456,8 +555,10 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     if last is None:
         raise SessionNotFound("This drill session has no questions.")
     if last.issued_at is None:
-        last.issued_at = utcnow()
+        now = utcnow()
+        _set_issued_at(last, now)
         _commit_keeping_state()
+        last.issued_at = now
     elif loaded.answered:
         if last.position >= session.length:
             return None
@@ -473,7 +574,7 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     return _view(session, last)
 
 
-def _view(session: DrillSession, issued: IssuedQuestion) -> IssuedView:
+def _view(session: SessionRow, issued: IssuedRow) -> IssuedView:
     issued_at = issued.issued_at
     if issued_at is None:
         # issue_question starts a question's clock before it is shown.
@@ -603,34 +704,36 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
     if timed_out:
         grade = Grade(False, grade.rule_id, grade.correct_answer, grade.explanation,
                       tuple({**part, "correct": False} for part in grade.parts))
-    attempt = Attempt(
-        session_id=session.id,
-        position=position,
-        user_id=user_id,
-        kind=session.kind,
-        seed=issued.seed,
+    attempt = {
+        "session_id": session.id,
+        "position": position,
+        "user_id": user_id,
+        "kind": session.kind,
+        "seed": issued.seed,
         # The context rides with the question, so the attempt replays on its own.
-        question={**issued.question, "context": issued.context},
-        answer=answer,
-        correct_answer=grade.correct_answer,
-        correct=grade.correct,
-        timed_out=timed_out,
-        rule_id=grade.rule_id,
-        issued_at=issued.issued_at,
-        answered_at=now,
-        elapsed_ms=elapsed,
-    )
+        "question": {**issued.question, "context": issued.context},
+        "answer": answer,
+        "correct_answer": grade.correct_answer,
+        "correct": grade.correct,
+        "timed_out": timed_out,
+        "rule_id": grade.rule_id,
+        "issued_at": issued.issued_at,
+        "answered_at": now,
+        "elapsed_ms": elapsed,
+    }
     finished = position >= session.length
     try:
-        _insert_row(attempt)
+        attempt_id = _insert_row(Attempt.__table__, attempt)
         if finished:
-            session.finished_at = now
+            _set_finished_at(session, now)
         _commit_keeping_state()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyAnswered("This question is already answered.") from None
+    if finished:
+        session.finished_at = now
     return AnswerResult(
-        attempt_id=attempt.id,
+        attempt_id=attempt_id,
         session_id=session.id,
         position=position,
         length=session.length,
@@ -786,7 +889,7 @@ def timeout_deadline(issued_at: datetime, time_limit_ms: int) -> datetime:
     return issued_at + timedelta(milliseconds=time_limit_ms + GRACE_MS)
 
 
-def _timed_out_attempt(session: DrillSession, issued: IssuedQuestion) -> Attempt:
+def _timed_out_attempt(session: SessionRow, issued: IssuedRow) -> dict[str, Any]:
     """Build the timed-out attempt of an unanswered question, as the clock running out records it.
 
     It is stamped at the question's deadline (``timeout_deadline``), with the
@@ -805,39 +908,37 @@ def _timed_out_attempt(session: DrillSession, issued: IssuedQuestion) -> Attempt
         log.warning("Could not work out the answer key of session %s question %s",
                     session.id, issued.position, exc_info=True)
     deadline = timeout_deadline(issued.issued_at, session.time_limit_ms)
-    return Attempt(
-        session_id=session.id,
-        position=issued.position,
-        user_id=session.user_id,
-        kind=session.kind,
-        seed=issued.seed,
-        question={**issued.question, "context": issued.context},
-        answer=None,
-        correct_answer=correct_answer,
-        correct=False,
-        timed_out=True,
-        rule_id=rule_id,
-        issued_at=issued.issued_at,
-        answered_at=deadline,
-        elapsed_ms=session.time_limit_ms + GRACE_MS,
-    )
+    return {
+        "session_id": session.id,
+        "position": issued.position,
+        "user_id": session.user_id,
+        "kind": session.kind,
+        "seed": issued.seed,
+        "question": {**issued.question, "context": issued.context},
+        "answer": None,
+        "correct_answer": correct_answer,
+        "correct": False,
+        "timed_out": True,
+        "rule_id": rule_id,
+        "issued_at": issued.issued_at,
+        "answered_at": deadline,
+        "elapsed_ms": session.time_limit_ms + GRACE_MS,
+    }
 
 
-def _settle_one(issued_id: int, keep_state: bool = False) -> bool:
+def _settle(session: SessionRow, issued: IssuedRow, keep_state: bool = False) -> bool:
     """Record one overdue question's timed-out attempt; False when another request did first.
 
-    ``keep_state`` commits without expiring the loaded rows (``_commit_keeping_state``),
-    for a caller that goes on with the session and question it has just read.
+    One INSERT (and an UPDATE when it was the session's last question), committed.
+    ``keep_state`` commits without expiring what the ORM session holds
+    (``_commit_keeping_state``), for a request that goes on after it.
     """
-    issued = db.session.get(IssuedQuestion, issued_id)
-    session = db.session.get(DrillSession, issued.session_id) if issued is not None else None
-    if issued is None or session is None:
-        return False
     attempt = _timed_out_attempt(session, issued)
-    db.session.add(attempt)
-    if issued.position >= session.length and session.finished_at is None:
-        session.finished_at = attempt.answered_at
+    finish = issued.position >= session.length and session.finished_at is None
     try:
+        _insert_row(Attempt.__table__, attempt)
+        if finish:
+            _set_finished_at(session, attempt["answered_at"])
         if keep_state:
             _commit_keeping_state()
         else:
@@ -846,7 +947,32 @@ def _settle_one(issued_id: int, keep_state: bool = False) -> bool:
         # The answer, or another settle, got there first: one attempt per question.
         db.session.rollback()
         return False
+    if finish:
+        session.finished_at = attempt["answered_at"]
     return True
+
+
+@functools.cache
+def _settle_statement() -> Any:
+    """Build, once per process, the read of an issued question and its session by the question's id."""
+    return (
+        select(*_row_columns()[:16])
+        .select_from(IssuedQuestion)
+        .join(DrillSession, DrillSession.id == IssuedQuestion.session_id)
+        .where(IssuedQuestion.id == bindparam("issued_id"))
+    )
+
+
+def _settle_one(issued_id: int) -> bool:
+    """Record one overdue question's timed-out attempt by its id; False when another request did first.
+
+    A plain commit: it expires what the ORM session holds, so a caller that read
+    the session as an ORM object (``summary``) reads it again, finished or not.
+    """
+    row = db.session.execute(_settle_statement(), {"issued_id": issued_id}).first()
+    if row is None:
+        return False
+    return _settle(SessionRow(*row[:8]), IssuedRow(*row[8:16]))
 
 
 def settle_overdue(

@@ -11,6 +11,8 @@ or out-of-range value falls back to its default (a broken criterion is skipped).
 Building settings from new values is strict: ``GroupSettings(...)`` raises
 ValueError with a sentence naming what is wrong.
 
+The house way is a preset or a published version of a manager's custom way
+(``services/house_ways.py``: a ref such as ``riverside@2``); a draft is refused.
 The profile may be a preset or a manager's custom profile (``services/profiles.py``
 knows both); a group keeps a withdrawn one, but a new choice must be offered
 (``check_profile_choice``).
@@ -26,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer.engine.drills import get_drill
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, preset_names
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY
 from trainer.engine.profiles import DEFAULT_PROFILE, FoulPolicy
 from trainer.models import Group
-from trainer.services import profiles
+from trainer.services import house_ways, profiles
 from trainer.services.certification.criteria import Criterion, default_criteria, read_criteria
 
 DEFAULT_LENGTH = 20
@@ -83,8 +85,11 @@ class GroupSettings:
 
     def __post_init__(self) -> None:
         errors = []
-        if self.house_way not in preset_names():
-            errors.append(f"There is no house way called {self.house_way!r}.")
+        try:
+            # A preset or a published version (services/house_ways.py); never a draft.
+            house_ways.check_choice(self.house_way)
+        except house_ways.WayError as error:
+            errors.append(str(error))
         if not profiles.known(self.profile):
             errors.append(f"There is no table-rules profile called {self.profile!r}.")
         if self.foul_policy is not None and not isinstance(self.foul_policy, FoulPolicy):

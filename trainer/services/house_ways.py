@@ -1,27 +1,84 @@
 """The installation's house ways and table-rules profiles: what a manager owns.
 
-One place lists them, with how many groups use each (the manager's "House ways"
-page). Today they are the engine's presets and profiles; the house-way editor
-(issue 18) adds the published custom versions here, and every page that offers
-a house way or a profile is meant to ask this module.
+The one owner of "the presets plus the published custom versions" (issue 18, item 6):
+every page, drill, exam and command that offers or loads a house way asks this module.
+The engine owns the presets (``engine/house_way``); a manager's own ways are stored
+here (``models/house_way.py``).
+
+A house way is named by a *ref*: a preset's name (``trump-plaza``) or a published
+version of a custom way, ``<slug>@<n>`` (``riverside@2``). Decisions
+(docs/house-ways.md, "Versions"):
+
+- A custom way has one draft, which only its editors see; publishing freezes the
+  draft as the next version number (who, when, a note, the check report). Drafts
+  never reach trainees: only presets and published versions are refs.
+- Publishing is refused unless the newest check job of the draft's exact rule data
+  (``check:<rules digest>``, services/jobs.py) finished with 0 fouled and 0
+  undecided hands.
+- Every published version stays offered and readable; a later version *supersedes*
+  an earlier one (shown so), but a group on version 1 stays on it until a
+  supervisor switches it.
+- A session, exam or game hand records the ref and ``pin(ref)``, the rules digest it
+  grades by. For a preset the rule data is stored once (a *snapshot*, keyed by
+  ref and digest), so its attempts re-grade exactly after the preset file changes;
+  a version is frozen, so its digest finds it.
+- The engine finds what is not a preset through the resolver installed at app start
+  (``install_resolver``), and keeps each answer for the process.
 """
 from __future__ import annotations
 
+import copy
+import re
+import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, load, preset_names
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names, set_resolver
+from trainer.engine.house_way.classes import ClassTable, class_keys
+from trainer.engine.house_way.interpreter import rules_digest as digest_of
 from trainer.extensions import db
-from trainer.models import Group
+from trainer.models import (
+    CustomHouseWay,
+    Group,
+    HouseWaySnapshot,
+    HouseWayTable,
+    HouseWayVersion,
+    utcnow,
+)
+from trainer.services import audit
 from trainer.services import profiles as profiles_service
 from trainer.services.profiles import ProfileEntry
+
+SLUG = re.compile(r"[a-z][a-z0-9-]{2,39}")
+REF = re.compile(r"([a-z][a-z0-9-]{2,39})@([1-9][0-9]{0,8})")
+NOTE_LENGTH = 2000
+
+
+class WayError(ValueError):
+    """A house-way request was refused; the message says why, in words."""
+
+
+class PublishRefused(WayError):
+    """Publishing a draft was refused; ``reason`` says why, in words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
 class HouseWayEntry:
-    """One house way the installation offers, described for people."""
+    """One house way of the installation, described for people (the manager's list).
+
+    A preset, or a custom way (``way_id`` set) with its draft and published versions.
+    """
 
     name: str
     title: str
@@ -30,7 +87,426 @@ class HouseWayEntry:
     rules: int
     default: bool
     groups: int
+    way_id: int | None = None
+    versions: tuple[HouseWayChoice, ...] = ()
+    # A custom way's draft differs from its latest version (or nothing is published yet).
+    unpublished_changes: bool = False
 
+
+@dataclass(frozen=True, slots=True)
+class HouseWayChoice:
+    """A house way a group may train on: a preset or a published custom version."""
+
+    ref: str
+    title: str
+    casino: str
+    version: int | None
+    published_at: datetime | None
+    note: str
+    preset: bool
+    superseded: bool
+
+
+# --- refs ------------------------------------------------------------------------------
+
+def parse_ref(ref: str) -> tuple[str, int] | None:
+    """Return (slug, version number) of a custom version's ref, None for anything else."""
+    found = REF.fullmatch(ref) if isinstance(ref, str) else None
+    return (found[1], int(found[2])) if found else None
+
+
+def is_preset(ref: str) -> bool:
+    """Tell whether ``ref`` names one of the engine's presets."""
+    return ref in preset_names()
+
+
+def _version(ref: str) -> HouseWayVersion | None:
+    if parse_ref(ref) is None:
+        return None
+    return db.session.execute(
+        select(HouseWayVersion).where(HouseWayVersion.ref == ref)).scalar_one_or_none()
+
+
+# --- the engine's resolver ---------------------------------------------------------------
+
+# pin()'s memory for this process: the (ref, rules digest) pairs whose rules are stored
+# (a preset's snapshot, a version's own row); emptied when the resolver is installed
+# (a new app, a new database).
+_PINNED: set[tuple[str, str]] = set()
+# Published versions seen by ``is_offered`` in this process (emptied with ``_PINNED``).
+_OFFERED: set[str] = set()
+
+
+def _build(data: Mapping[str, Any], ref: str) -> HouseWay:
+    """Return a stored way's data as the engine's house way named ``ref``, tables attached."""
+    named = copy.deepcopy(dict(data))
+    named["name"] = ref
+    way = HouseWay(named)
+    for table in load_tables(way.rules_digest).values():
+        if table.rule_ids == way.rule_ids:
+            way.attach_table(table)
+    return way
+
+
+def resolve(ref: str, rules_digest: str | None) -> HouseWay | None:
+    """Find a house way that is not a current preset (the engine's resolver).
+
+    A published version by its ref (its digest must match when given), or a preset's
+    snapshot by ref and digest; None when nothing is stored.
+    """
+    if is_preset(ref):
+        if rules_digest is None:
+            return None
+        snapshot = db.session.execute(select(HouseWaySnapshot).where(
+            HouseWaySnapshot.ref == ref, HouseWaySnapshot.rules_digest == rules_digest)
+        ).scalar_one_or_none()
+        return _build(snapshot.data, ref) if snapshot is not None else None
+    version = _version(ref)
+    if version is None or (rules_digest is not None and version.rules_digest != rules_digest):
+        return None
+    return _build(version.data, ref)
+
+
+def install_resolver() -> None:
+    """Let the engine load published versions and preset snapshots (the app factory calls it)."""
+    _PINNED.clear()
+    _OFFERED.clear()
+    set_resolver(resolve)
+
+
+# --- what is offered ---------------------------------------------------------------------
+
+def _latest_numbers() -> dict[int, int]:
+    rows = db.session.execute(select(HouseWayVersion.way_id, func.max(HouseWayVersion.number))
+                              .group_by(HouseWayVersion.way_id)).all()
+    return {int(way_id): int(number) for way_id, number in rows}
+
+
+def _choice(version: HouseWayVersion, latest: int) -> HouseWayChoice:
+    data = version.data or {}
+    return HouseWayChoice(version.ref, str(data.get("title") or version.ref),
+                          str(data.get("casino") or ""), version.number, version.published_at,
+                          version.note or "", False, version.number < latest)
+
+
+def choices() -> list[HouseWayChoice]:
+    """Return every house way a group may choose: the presets (default first), then each
+    custom way's published versions, newest first (earlier ones marked superseded)."""
+    result = []
+    for name in preset_names():
+        way = load(name)
+        result.append(HouseWayChoice(name, way.title, way.casino, None, None, "", True, False))
+    latest = _latest_numbers()
+    versions = db.session.execute(
+        select(HouseWayVersion).join(CustomHouseWay)
+        .order_by(CustomHouseWay.title, CustomHouseWay.slug, HouseWayVersion.number.desc())
+    ).scalars()
+    result.extend(_choice(v, latest[v.way_id]) for v in versions)
+    return result
+
+
+def is_offered(ref: str) -> bool:
+    """Tell whether a group may train on ``ref``: a preset or a published version.
+
+    A version is never withdrawn or deleted, so one found is remembered for the process.
+    """
+    if not isinstance(ref, str):
+        return False
+    if is_preset(ref) or ref in _OFFERED:
+        return True
+    if _version(ref) is None:
+        return False
+    _OFFERED.add(ref)
+    return True
+
+
+def check_choice(ref: str) -> None:
+    """Refuse (WayError, in words) a house way a group may not choose: a draft, or unknown."""
+    if is_offered(ref):
+        return
+    slug = ref.split("@", 1)[0] if isinstance(ref, str) else ""
+    custom = db.session.execute(
+        select(CustomHouseWay).where(CustomHouseWay.slug == slug)).scalar_one_or_none()
+    if custom is not None:
+        raise WayError(f"{custom.title} is not published in that version: a group can "
+                       "train only on a preset or a published version.")
+    raise WayError(f"There is no published house way called {ref!r}: choose a preset "
+                   "or a published version.")
+
+
+def get_way(ref: str) -> HouseWay:
+    """Return a preset or published version by ref (superseded ones too), loaded once a process.
+
+    WayError for anything else (a draft has no ref).
+    """
+    if not isinstance(ref, str) or not (is_preset(ref) or parse_ref(ref)):
+        raise WayError(f"There is no house way called {ref!r}.")
+    try:
+        return load(ref)
+    except ValueError:
+        raise WayError(f"There is no house way called {ref!r}.") from None
+
+
+def title_of(ref: str) -> str:
+    """Return a house way's title ("Riverside house way"), or the ref when unknown."""
+    try:
+        return get_way(ref).title
+    except (WayError, RuntimeError):
+        return ref
+
+
+def pin(ref: str) -> str:
+    """Return the rules digest ``ref`` grades by now, for a session, exam or hand to record.
+
+    For a preset, its rule data is stored as a snapshot the first time a process pins
+    it (one INSERT that ignores a copy already stored); later calls ask no database.
+    """
+    way = get_way(ref)  # the engine's, loaded once a process
+    digest = way.rules_digest
+    if (ref, digest) not in _PINNED:
+        if is_preset(ref):
+            _store_snapshot(ref, digest, way.data)
+        else:
+            _OFFERED.add(ref)
+        _PINNED.add((ref, digest))
+    return digest
+
+
+def _insert_ignoring_duplicates(session: Any, table: Any, values: Mapping[str, Any]) -> None:
+    """INSERT a row unless one with the same unique key is there (no race between processes)."""
+    dialect = session.get_bind().dialect.name
+    maker = pg_insert if dialect == "postgresql" else sqlite_insert
+    session.execute(maker(table).values(**values).on_conflict_do_nothing())
+
+
+def _store_snapshot(ref: str, digest: str, data: Mapping[str, Any]) -> None:
+    _insert_ignoring_duplicates(db.session, HouseWaySnapshot.__table__, {
+        "ref": ref, "rules_digest": digest, "data": copy.deepcopy(dict(data)),
+        "created_at": utcnow()})
+
+
+# --- class tables ------------------------------------------------------------------------
+
+def store_tables(rules_digest: str, tables: Mapping[str, ClassTable] | Iterable[ClassTable],
+                 session: Session | None = None) -> None:
+    """Keep the class tables of a checked way (one per wheel setting), by rules digest.
+
+    A table already stored for the digest and wheel is kept as it is. With ``session``
+    (a job worker's own), the rows join its transaction and the caller commits;
+    otherwise they are committed here.
+    """
+    own = session is None
+    target: Any = db.session if session is None else session
+    items = tables.values() if isinstance(tables, Mapping) else tables
+    for table in items:
+        if table.rules_digest != rules_digest:
+            raise ValueError("This class table was built from other rules.")
+        _insert_ignoring_duplicates(target, HouseWayTable.__table__, {
+            "rules_digest": rules_digest, "wheel": table.wheel,
+            "rule_ids": list(table.rule_ids), "split": zlib.compress(table.split, 6),
+            "rule": zlib.compress(table.rule, 6), "created_at": utcnow()})
+    if own:
+        db.session.commit()
+
+
+def load_tables(rules_digest: str, session: Session | None = None) -> dict[str, ClassTable]:
+    """Return the stored class tables of a rules digest by wheel setting (none: {}).
+
+    ``session``: a job worker's own (default: the app's).
+    """
+    source: Any = db.session if session is None else session
+    rows = source.execute(
+        select(HouseWayTable).where(HouseWayTable.rules_digest == rules_digest)).scalars()
+    keys = class_keys()
+    n = len(keys.keys)
+    tables = {}
+    for row in rows:
+        try:
+            split, rule = zlib.decompress(row.split), zlib.decompress(row.rule)
+        except zlib.error:
+            continue
+        if len(split) != n or len(rule) != n:
+            continue
+        tables[row.wheel] = ClassTable("", row.wheel, rules_digest, tuple(row.rule_ids),
+                                       keys, split, rule)
+    return tables
+
+
+# --- drafts and versions -----------------------------------------------------------------
+
+def _checked(data: Mapping[str, Any]) -> str:
+    """Validate house-way data (the editor's rules); return its rules digest.
+
+    Raises the editor's ``EditError`` (each field's message) when it is not valid.
+    """
+    from trainer.engine.house_way import editing
+
+    errors = editing.validate(dict(data))
+    if errors:
+        raise editing.EditError(errors)
+    return digest_of(data)
+
+
+def _base_data(base_ref: str) -> dict[str, Any]:
+    if is_preset(base_ref):
+        from trainer.engine.house_way import editing
+
+        return editing.preset_data(base_ref)
+    version = _version(base_ref)
+    if version is None:
+        raise WayError(f"There is no published house way called {base_ref!r} to copy.")
+    return copy.deepcopy(dict(version.data))
+
+
+def slug_problem(slug: str) -> str | None:
+    """Return why ``slug`` cannot name a new custom way, else None."""
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
+        return ("A short name is 3 to 40 characters: lowercase letters, digits and '-', "
+                "starting with a letter.")
+    if is_preset(slug):
+        return f"{slug!r} is the name of a preset house way; choose another."
+    taken = db.session.execute(
+        select(CustomHouseWay.id).where(CustomHouseWay.slug == slug)).first()
+    if taken is not None:
+        return f"There is already a house way called {slug!r}."
+    return None
+
+
+def slug_taken(slug: str) -> bool:
+    """Tell whether ``slug`` already names a preset or a custom way."""
+    return is_preset(slug) or db.session.execute(
+        select(CustomHouseWay.id).where(CustomHouseWay.slug == slug)).first() is not None
+
+
+def create_draft(slug: str, casino: str, base_ref: str | None = None,
+                 data: Mapping[str, Any] | None = None, *, user_id: int | None) -> CustomHouseWay:
+    """Start a custom way: a copy of ``base_ref`` (a preset or version) or ``data`` (an import).
+
+    Its name becomes ``slug`` and its casino ``casino``; WayError for a bad slug or base,
+    the editor's EditError when the data is not valid. Logged and committed.
+    """
+    problem = slug_problem(slug)
+    if problem:
+        raise WayError(problem)
+    casino = (casino or "").strip()
+    if data is None:
+        data = _base_data(base_ref or DEFAULT_HOUSE_WAY)
+    draft = copy.deepcopy(dict(data))
+    draft["name"] = slug
+    if casino and casino != draft.get("casino"):
+        # A copy is the new casino's way: its casino and title name it (the manager
+        # may reword the title in the editor).
+        draft["casino"] = casino
+        draft["title"] = f"{casino} house way"
+    digest = _checked(draft)
+    now = utcnow()
+    record = CustomHouseWay(
+        slug=slug, casino=str(draft.get("casino", "")), title=str(draft.get("title") or slug),
+        base_ref=base_ref, draft=draft, draft_digest=digest, created_by_id=user_id,
+        created_at=now, updated_by_id=user_id, updated_at=now)
+    db.session.add(record)
+    db.session.flush()
+    audit.record(user_id, "house_way.create", "house_way", record.id,
+                 new={"name": slug, "casino": record.casino, "copied_from": base_ref})
+    db.session.commit()
+    return record
+
+
+def get_draft(way_id: int) -> CustomHouseWay:
+    """Return a custom way (its draft) by id; WayError when there is none."""
+    record = db.session.get(CustomHouseWay, way_id) if isinstance(way_id, int) else None
+    if record is None:
+        raise WayError("There is no such custom house way.")
+    return record
+
+
+def save_draft(way_id: int, data: Mapping[str, Any], user_id: int | None) -> CustomHouseWay:
+    """Store a valid draft (its name stays the way's slug); the editor's EditError otherwise,
+    and nothing is stored. Committed."""
+    record = get_draft(way_id)
+    draft = copy.deepcopy(dict(data))
+    draft["name"] = record.slug
+    digest = _checked(draft)
+    record.draft, record.draft_digest = draft, digest
+    record.casino = str(draft.get("casino", record.casino))
+    record.title = str(draft.get("title") or record.title)
+    record.updated_by_id, record.updated_at = user_id, utcnow()
+    db.session.commit()
+    return record
+
+
+def versions(way_id: int) -> list[HouseWayVersion]:
+    """Return a custom way's published versions, the first first."""
+    return list(db.session.execute(
+        select(HouseWayVersion).where(HouseWayVersion.way_id == way_id)
+        .order_by(HouseWayVersion.number)).scalars())
+
+
+def check_report(rules_digest: str) -> dict[str, Any] | None:
+    """Return the report of the newest finished check of this rule data, or None."""
+    from trainer.services import jobs
+
+    job = jobs.latest(f"check:{rules_digest}")
+    if job is None or job.status != "done" or not isinstance(job.result, dict):
+        return None
+    return job.result
+
+
+def publish_problem(record: CustomHouseWay) -> str | None:
+    """Return why the draft cannot be published now, in words; None when it can."""
+    from trainer.services import jobs
+
+    digest = record.draft_digest
+    if digest is None or digest != digest_of(record.draft):
+        return "The draft has errors: correct them and check it first."
+    job = jobs.latest(f"check:{digest}")
+    if job is None:
+        return "This draft has not been checked: run Check and publish once it finds no foul."
+    if job.status != "done" or not isinstance(job.result, dict):
+        return ("The check of this draft has not finished: publish once it reports "
+                "no foul and no undecided hand.")
+    fouled = int(job.result.get("fouled_hands", 1) or 0)
+    undecided = int(job.result.get("undecided_hands", 1) or 0)
+    if fouled or undecided:
+        parts = []
+        if fouled:
+            parts.append(f"{fouled:,} hand{'s' if fouled != 1 else ''} foul")
+        if undecided:
+            parts.append(f"no rule decides {undecided:,} hand{'s' if undecided != 1 else ''}")
+        return f"The check found that {' and '.join(parts)}: correct the rules and check again."
+    return None
+
+
+def publish(way_id: int, note: str, user_id: int | None) -> HouseWayVersion:
+    """Freeze the draft as the next version (PublishRefused unless its check is clean).
+
+    The version keeps the check report; the class tables the check stored serve it
+    (they are keyed by the rules digest). Logged and committed.
+    """
+    record = get_draft(way_id)
+    problem = publish_problem(record)
+    if problem:
+        raise PublishRefused(problem)
+    note = (note or "").strip()
+    if len(note) > NOTE_LENGTH:
+        raise PublishRefused(f"A note has at most {NOTE_LENGTH:,} characters.")
+    number = int(db.session.execute(select(func.coalesce(func.max(HouseWayVersion.number), 0))
+                                    .where(HouseWayVersion.way_id == record.id)).scalar_one()) + 1
+    ref = f"{record.slug}@{number}"
+    assert record.draft_digest is not None  # publish_problem checked it
+    version = HouseWayVersion(
+        way_id=record.id, number=number, ref=ref, data=copy.deepcopy(record.draft),
+        rules_digest=record.draft_digest, note=note, published_by_id=user_id,
+        published_at=utcnow(), check=check_report(record.draft_digest))
+    db.session.add(version)
+    db.session.flush()
+    audit.record(user_id, "house_way.publish", "house_way", record.id,
+                 new={"version": ref, "note": note})
+    db.session.commit()
+    return version
+
+
+# --- the manager's list -------------------------------------------------------------------
 
 def _groups_using(column: InstrumentedAttribute[str]) -> dict[str, int]:
     """Return how many groups hold each value of ``column`` (a house way, a profile)."""
@@ -39,7 +515,8 @@ def _groups_using(column: InstrumentedAttribute[str]) -> dict[str, int]:
 
 
 def house_ways() -> list[HouseWayEntry]:
-    """Return every house way on offer, the default first, with the number of groups on it."""
+    """Return every house way: the presets (default first), then the custom ways with their
+    versions (newest first), each with the number of groups on it."""
     used = _groups_using(Group.house_way)
     entries = []
     for name in preset_names():
@@ -48,6 +525,24 @@ def house_ways() -> list[HouseWayEntry]:
             name=name, title=way.title, casino=way.casino,
             sections=len(way.sections), rules=len(way.rules),
             default=name == DEFAULT_HOUSE_WAY, groups=used.get(name, 0)))
+    latest = _latest_numbers()
+    by_way: dict[int, list[HouseWayChoice]] = {}
+    last_digest: dict[int, str] = {}
+    for v in db.session.execute(select(HouseWayVersion)
+                                .order_by(HouseWayVersion.number.desc())).scalars():
+        by_way.setdefault(v.way_id, []).append(_choice(v, latest[v.way_id]))
+        last_digest.setdefault(v.way_id, v.rules_digest)
+    records = db.session.execute(
+        select(CustomHouseWay).order_by(CustomHouseWay.title, CustomHouseWay.slug)).scalars()
+    for record in records:
+        sections = record.draft.get("sections", []) if isinstance(record.draft, dict) else []
+        refs = by_way.get(record.id, [])
+        entries.append(HouseWayEntry(
+            name=record.slug, title=record.title, casino=record.casino,
+            sections=len(sections), rules=sum(len(s.get("rules", [])) for s in sections),
+            default=False, groups=sum(used.get(c.ref, 0) for c in refs),
+            way_id=record.id, versions=tuple(refs),
+            unpublished_changes=last_digest.get(record.id) != record.draft_digest))
     return entries
 
 

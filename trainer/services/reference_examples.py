@@ -105,10 +105,35 @@ def _search(way: HouseWay, wanted: set[str], seed: str, deals: int
 @cache
 def rule_examples(preset: str, deals: int = SEARCH_DEALS) -> dict[str, RuleExample]:
     """Return one verified example hand per rule of a preset (rules with none are absent)."""
-    way = load(preset)
+    return _examples(load(preset), deals)
+
+
+# A custom way's examples, by its data's digest (a published version never changes; a
+# few kept, as many ways as a sheet page may show in a while).
+_BY_DIGEST: dict[tuple[str, int], dict[str, RuleExample]] = {}
+_KEEP = 16
+
+
+def way_examples(way: HouseWay, deals: int = SEARCH_DEALS) -> dict[str, RuleExample]:
+    """Return one verified example hand per rule of any house way: a preset or a custom one.
+
+    The search is seeded by the way's name, so a preset's are ``rule_examples``'s and a
+    custom way's sheet prints the same hands every time.
+    """
+    key = (way.digest, deals)
+    found = _BY_DIGEST.get(key)
+    if found is None:
+        found = _examples(way, deals)
+        if len(_BY_DIGEST) >= _KEEP:
+            _BY_DIGEST.pop(next(iter(_BY_DIGEST)))
+        _BY_DIGEST[key] = found
+    return found
+
+
+def _examples(way: HouseWay, deals: int) -> dict[str, RuleExample]:
     wanted = set(way.rule_ids)
     examples: dict[str, RuleExample] = {}
-    for rule_id, cards in _search(way, wanted, f"reference-sheet:{preset}", deals).items():
+    for rule_id, cards in _search(way, wanted, f"reference-sheet:{way.name}", deals).items():
         example = _example(way, rule_id, cards, "search")
         if example is not None:
             examples[rule_id] = example

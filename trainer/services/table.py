@@ -31,11 +31,12 @@ from trainer.engine.game import (
     side_bet_sizes,
     verify_deal_bet,
 )
+from trainer.engine.house_way import HouseWayError, load_exact
 from trainer.engine.setting import same_value
 from trainer.engine.side_bets import PAY_ORDER, TableKind, bonus_category, load_table
 from trainer.extensions import db
 from trainer.models import GameHand, Group, PlayerGame, User, utcnow
-from trainer.services import profiles
+from trainer.services import house_ways, profiles
 from trainer.services.group_settings import GroupSettings
 
 HISTORY_ROWS = 20
@@ -150,6 +151,11 @@ def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:
     house_way, profile = table_settings(user.group)
     rules = profiles.table_profile(profile)  # a preset or a manager's custom profile
     try:
+        # The rules the banker's hand is set by, kept with the hand (issue 18).
+        digest = house_ways.pin(house_way)
+    except house_ways.WayError as error:
+        raise PlayError(str(error)) from error
+    try:
         verify_deal_bet(bet_cents, game.balance_cents, rules, bonus_cents)
     except ValueError as error:
         raise PlayError(str(error)) from error
@@ -159,7 +165,7 @@ def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:
     seed = new_seed()
     dealt = deal_hand(seed)
     hand = GameHand(game_id=game.id, number=number, seed=seed, house_way=house_way,
-                    profile=profile, bet_cents=bet_cents, state="dealt",
+                    house_way_digest=digest, profile=profile, bet_cents=bet_cents, state="dealt",
                     player_cards=card_list(dealt.player),
                     banker_cards=card_list(dealt.banker), dealt_at=utcnow(),
                     bonus_table=game_side_bet(rules).table if bonus_cents else None,
@@ -186,10 +192,12 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
         raise HandSettled()
     game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
     try:
+        # The house way the hand was dealt under: a preset as it was then, or a version.
+        way = load_exact(hand.house_way, hand.house_way_digest)
         result = play_hand(game_deal, front, hand.bet_cents,
-                           profiles.table_profile(hand.profile), hand.house_way,
+                           profiles.table_profile(hand.profile), way,
                            hand.bonus_bet_cents or 0)
-    except ValueError as error:
+    except (ValueError, HouseWayError) as error:
         raise PlayError(str(error)) from error
     s, h, bonus = result.settlement, result.house_settlement, result.bonus
     # The side bet is against the house, whatever the setting: it moves the balance too.

@@ -1,19 +1,22 @@
-"""Admin pages: accounts (create, reset a password, deactivate), the audit log, the room's time zone."""
+"""Admin pages: accounts (create, reset a password, deactivate), the audit log, the room's time
+zone, and the installation's language, currency and cards' letters."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import refresh
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import AuditLog, Role, User, normalize_login
 from trainer.models.types import ID_MAX, bounded_int
-from trainer.services import audit, time_zones
+from trainer.services import audit, languages, time_zones
+from trainer.web import languages as page_languages
 from trainer.web.access import role_required
 from trainer.web.change_history import audit_rows
-from trainer.web.forms import NewAccountForm, TimeZoneForm, add_error
+from trainer.web.forms import InstallationLanguageForm, NewAccountForm, TimeZoneForm, add_error
 from trainer.web.supervisor.trainees import password_reset_page
 
 AUDIT_PAGE_SIZE = 100
@@ -122,7 +125,45 @@ def settings() -> str | Response:
             db.session.commit()
             flash(_("The training room's time zone is saved."), "success")
             return redirect(url_for("admin.settings"))
-    return render_template("admin/settings.html", form=form)
+    return render_template("admin/settings.html", form=form, language_form=_language_form())
+
+
+CARD_LETTER_NAMES = {"international": _l("International: A K Q J 10 (every casino deck)"),
+                     "local": _l("Local: the letters of the language's own decks (such as R D V)")}
+
+
+def _language_form() -> InstallationLanguageForm:
+    form = InstallationLanguageForm()
+    form.language.choices = [("", _l("Each browser's language")), *page_languages.language_choices()]
+    form.card_letters.choices = list(CARD_LETTER_NAMES.items())
+    if request.method == "GET" or form.currency.data is None:
+        current = languages.installation()
+        form.language.data = current.language or ""
+        form.currency.data = current.currency
+        form.card_letters.data = current.card_letters
+    return form
+
+
+@bp.route("/settings/language", methods=["POST"])
+@role_required(Role.ADMIN)
+def settings_language() -> str | Response:
+    """Set the installation's default language, its currency and the cards' letters."""
+    form = _language_form()
+    if form.validate_on_submit():
+        try:
+            languages.set_installation(current_user.id, form.language.data, form.currency.data,
+                                       form.card_letters.data)
+        except ValueError as error:
+            add_error(form.currency, str(error))
+        else:
+            db.session.commit()
+            page_languages.forget_installation()
+            refresh()
+            flash(_("The installation's language and currency are saved."), "success")
+            return redirect(url_for("admin.settings"))
+    zone_form = TimeZoneForm(formdata=None)
+    zone_form.time_zone.data = time_zones.installation_zone() or ""
+    return render_template("admin/settings.html", form=zone_form, language_form=form)
 
 
 @bp.route("/audit")

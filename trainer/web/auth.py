@@ -1,19 +1,21 @@
-"""Signing in and out, changing one's own password, and one's own time zone."""
+"""Signing in and out, changing one's own password, and one's own time zone and language."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext, refresh
 from flask_login import current_user, login_required, login_user
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import User, normalize_login
-from trainer.services import audit, throttle, time_zones
+from trainer.services import audit, languages, throttle, time_zones
+from trainer.web import languages as page_languages
 from trainer.web import sessions
 from trainer.web.access import safe_next
-from trainer.web.forms import ChangePasswordForm, LoginForm, TimeZoneForm, add_error
+from trainer.web.forms import ChangePasswordForm, LanguageForm, LoginForm, TimeZoneForm, add_error
 from trainer.web.time_zones import browser_zone
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -116,5 +118,39 @@ def account() -> str | Response:
             db.session.commit()
             flash(_("Your time zone is saved."), "success")
             return redirect(url_for("auth.account"))
-    return render_template("auth/account.html", form=form, browser_zone=browser_zone(),
+    return _account_page(form, _language_form())
+
+
+def _language_form() -> LanguageForm:
+    form = LanguageForm()
+    form.language.choices = [("", _l("The default (the training room's, else your browser's)")),
+                             *page_languages.language_choices()]
+    if request.method == "GET" or form.language.data is None:
+        form.language.data = current_user.language or ""
+    return form
+
+
+def _account_page(form: TimeZoneForm, language_form: LanguageForm) -> str:
+    return render_template("auth/account.html", form=form, language_form=language_form,
+                           browser_zone=browser_zone(),
                            room_zone=time_zones.installation_zone())
+
+
+@bp.route("/account/language", methods=["POST"])
+@login_required
+def account_language() -> str | Response:
+    """Choose the language the signed-in user reads pages in (empty: the room's or the browser's)."""
+    form = _language_form()
+    if form.validate_on_submit():
+        try:
+            languages.set_user_language(current_user.id, form.language.data or "")
+        except ValueError as error:
+            add_error(form.language, str(error))
+        else:
+            db.session.commit()
+            refresh()  # the saved language speaks from this message on
+            flash(_("Your language is saved."), "success")
+            return redirect(url_for("auth.account"))
+    time_zone_form = TimeZoneForm(formdata=None)
+    time_zone_form.time_zone.data = current_user.time_zone or ""
+    return _account_page(time_zone_form, form)

@@ -20,7 +20,7 @@ from trainer.models import DrillSession
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
-from trainer.web import drill_kinds
+from trainer.web import drill_kinds, languages, money_input
 
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 
@@ -154,8 +154,14 @@ def answer(session_id: int) -> tuple[Response, int] | Response:
     if not isinstance(payload, dict) or "answer" not in payload:
         return _error(drill_service.MalformedAnswer(_("Send the answer as JSON.")))
     try:
+        # Typed amounts arrive as text in the reader's format ("47,50"): read them here,
+        # so an unclear one is refused before anything is recorded (web/money_input.py).
+        given = money_input.read_amounts(payload["answer"], languages.language())
+    except money_input.AmountError as error:
+        return _error(drill_service.MalformedAnswer(str(error)))
+    try:
         result = drill_service.answer_question(
-            current_user.id, session_id, payload.get("position"), payload["answer"]
+            current_user.id, session_id, payload.get("position"), given
         )
     except DrillError as error:
         return _error(error)

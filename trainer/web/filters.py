@@ -10,39 +10,32 @@ from typing import Any
 
 from flask import Flask
 from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from jinja2 import Undefined
 from markupsafe import Markup, escape
 
 from trainer.engine.drills import DRILLS, get_drill
+from trainer.services.languages import LANGUAGE_NAMES
 from trainer.services.stored_answers import attempt_feedback, shown_attempt
-from trainer.web import drill_kinds, i18n, names, pay_tables, time_zones
+from trainer.web import card_names, drill_kinds, i18n, languages, names, pay_tables, time_zones
 from trainer.web.verdict import verdict_html
 
-RANK_NAMES = {
-    "A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack"), "T": _l("ten"),
-    "9": _l("nine"), "8": _l("eight"), "7": _l("seven"), "6": _l("six"), "5": _l("five"),
-    "4": _l("four"), "3": _l("three"), "2": _l("two"),
-}
-SUIT_NAMES = {"s": _l("spades"), "h": _l("hearts"), "d": _l("diamonds"), "c": _l("clubs")}
-SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+RANK_NAMES = card_names.RANKS
+SUIT_NAMES = card_names.SUITS
+SUIT_SYMBOLS = card_names.SUIT_SYMBOLS
 
 
 def card_label(card: str) -> str:
-    """Return a card's accessible name, starting with what the card shows: "Q\u2665, queen of
-    hearts", "JK\u2605, joker" (so a spoken command "click Q\u2665" finds it); junk as written."""
-    if card == "JK":
-        return "JK\u2605, " + _("joker")
-    if not isinstance(card, str) or len(card) != 2 or card[0] not in RANK_NAMES \
-            or card[1] not in SUIT_NAMES:
-        # A stored row may hold junk: name it as it is rather than fail the page.
+    """Return a card's accessible name in the page's language, starting with what the card
+    shows: "Q\u2665, queen of hearts", "Q\u2665, dama de copas", "JK\u2605, joker" (so a
+    spoken command "click Q\u2665" finds it); junk as written (``web/card_names.py``)."""
+    if not isinstance(card, str):
         return str(card)
-    face = ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
-    return face + ", " + _("%(rank)s of %(suit)s", rank=str(RANK_NAMES[card[0]]),
-                           suit=str(SUIT_NAMES[card[1]]))
+    language, local = languages.card_setting()
+    # A stored row may hold junk: name it as it is rather than fail the page.
+    return card_names.labels(language, local).get(card, card)
 
 
-# The drawn cards, per language: (translations, card, size, button, attrs) -> HTML.
+# The drawn cards, per language and letters: (language, local, card, size, button, attrs) -> HTML.
 # Only well-formed cards are kept (53 cards, a few sizes and attribute strings the
 # templates write), so it stays small; anything else is drawn each time.
 _CARD_HTML: dict[tuple[Any, ...], Markup] = {}
@@ -50,7 +43,8 @@ _CARD_HTML: dict[tuple[Any, ...], Markup] = {}
 
 def _draw_card(c: str, size: str, button: bool, attrs: str) -> Markup:
     joker = c == "JK"
-    rank = "" if joker else ("10" if c[:1] == "T" else c[:1])
+    faces = card_names.faces(*languages.card_setting())
+    rank = "" if joker else faces.get(c[:1], c[:1])
     suit = "" if joker else c[1:2]
     kind = suit or "joker"
     label = escape(card_label(c))
@@ -79,7 +73,7 @@ def card_html(c: Any, size: str = "", button: bool = False, attrs: str = "") -> 
     size, attrs = str(size), str(attrs)
     if c != "JK" and (len(c) != 2 or c[0] not in RANK_NAMES or c[1] not in SUIT_NAMES):
         return _draw_card(c, size, bool(button), attrs)
-    key = (i18n.translations(), c, size, bool(button), attrs)
+    key = (*languages.card_setting(), c, size, bool(button), attrs)
     html = _CARD_HTML.get(key)
     if html is None:
         html = _CARD_HTML[key] = _draw_card(c, size, bool(button), attrs)
@@ -101,6 +95,47 @@ def hand_html(cards: Any, size: Any = "", label: Any = "") -> Markup:
     opening = f'<span class="hand" aria-label="{escape(label)}" role="group">' if label \
         else '<span class="hand" >'
     return Markup(opening + "".join(card_html(c, size) for c in shown) + "</span>")
+
+
+def front_picker_html(cards: Any, label: Any) -> Markup:
+    """Draw the two-card front picker over a banker's cards (the ``front_picker`` macro of
+    ``drills/_picker.html``): the same HTML the macro's own template drew.
+
+    The macro's loop made a template call per card and two translations through
+    Jinja's gettext wrappers (issue 15: a question in 2 ms). ``label`` is escaped
+    unless it is markup (a translated string), as ``{{ label }}`` did.
+    """
+    try:
+        shown = list(cards) if not isinstance(cards, Undefined) else []
+    except TypeError:
+        shown = []
+    picks = "".join(
+        f'\n      <span class="pick" data-index="{index}">'
+        f'{card_html(c, "large", True, _PRESSED)}<kbd>{index}</kbd></span>\n      '
+        for index, c in enumerate(shown, 1)
+    )
+    return Markup(
+        '<div class="zone">\n'
+        f'    <h2 class="zone-label" id="front-label">{_translated("Front (2 cards)")}</h2>\n'
+        '    <div class="picker-front" role="group" aria-labelledby="front-label" data-front></div>\n'
+        '  </div>\n'
+        '  <div class="zone">\n'
+        f'    <h2 class="zone-label" id="back-label">{escape(label)}</h2>\n'
+        '    <div class="picker-hand" role="group" aria-labelledby="back-label" data-hand>\n'
+        f'      {picks}\n'
+        '    </div>\n'
+        '  </div>\n'
+        '  <p class="actions"><button type="button" class="button button-big" data-submit disabled>'
+        f'{_translated("Set the hand")} <kbd>Enter</kbd></button></p>'
+    )
+
+
+_PRESSED = 'aria-pressed="false"'
+
+
+def _translated(text: str) -> Markup:
+    """Translate as the templates' ``_`` does with no values (newstyle: always formatted)."""
+    return Markup(i18n.translations().ugettext(text)) % {}
 
 
 def listed(value: Any) -> list[Any]:
@@ -132,6 +167,7 @@ def register(app: Flask) -> None:
     """Make the helpers available to every template."""
     app.jinja_env.globals.update(
         card_label=card_label, card_html=card_html, hand_html=hand_html, suit_symbols=SUIT_SYMBOLS,
+        front_picker_html=front_picker_html,
         shown_attempt=shown_attempt, attempt_feedback=attempt_feedback, listed=listed,
         drill_title=drill_title, chance_level=chance_level,
         drill_kind=drill_kinds.get_kind, kind_template=drill_kinds.template,
@@ -139,7 +175,12 @@ def register(app: Flask) -> None:
         time_zone_label=time_zones.time_zone_label, rule_tag=names.rule_tag,
         side_bet_table=pay_tables.side_bet_table, pay_charts=pay_tables.pay_charts,
         verdict_html=verdict_html,
+        # Money in the page's locale and the installation's currency (web/languages.py).
+        format_money=languages.money, money_format=languages.page_money_format,
+        currency_sign=languages.currency_sign, amount_placeholder=languages.amount_placeholder,
+        language_name=lambda code: LANGUAGE_NAMES.get(code, code),
     )
+    app.add_template_filter(languages.money, "money")
     app.add_template_filter(percent, "percent")
     app.add_template_filter(seconds, "seconds")
     # Translations looked up once per request, not per string (trainer/web/i18n.py).

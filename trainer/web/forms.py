@@ -103,6 +103,22 @@ class TimeZoneForm(FlaskForm):
     submit = SubmitField(_l("Save time zone"))
 
 
+class LanguageForm(FlaskForm):
+    """Choose the language one reads the pages in; empty: the installation's or the browser's."""
+
+    language = SelectField(_l("Language"), validators=[Length(max=8)])
+    submit = SubmitField(_l("Save language"))
+
+
+class InstallationLanguageForm(FlaskForm):
+    """The installation's language (empty: each browser's), currency and cards' letters."""
+
+    language = SelectField(_l("Default language"), validators=[Length(max=8)])
+    currency = StringField(_l("Currency"), validators=[Length(max=8)])
+    card_letters = SelectField(_l("Letters on the cards"))
+    submit = SubmitField(_l("Save language and currency"))
+
+
 class GroupForm(FlaskForm):
     """Name a group and choose the casino settings it trains on."""
 

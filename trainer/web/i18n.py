@@ -16,6 +16,9 @@ from typing import Any
 
 from flask import Flask, g
 from flask_babel import get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 _KEY = "_trainer_translations"
 
@@ -44,6 +47,22 @@ def translations() -> Any:
     return found
 
 
+@pass_context
+def _gettext(context: Context, string: str, **variables: Any) -> str:
+    """The templates' ``_``: what Jinja's newstyle ``gettext`` does, called directly.
+
+    Jinja's ``_`` is an alias that looks ``gettext`` up in the context and calls it
+    through ``Context.call``, which calls the translation through ``Context.call``
+    again: three template calls a string, a tenth of a question's rendering (issue
+    15). The result is the same: the translation, marked safe when autoescaping,
+    always formatted with the values (escaped), as newstyle gettext does.
+    """
+    found = translations().ugettext(string)
+    if context.eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables  # type: ignore[no-any-return]
+
+
 def install(app: Flask) -> None:
     """Make the templates' translation calls use ``translations()`` (after Babel's init_app)."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -53,3 +72,4 @@ def install(app: Flask) -> None:
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
     )
+    app.jinja_env.globals["_"] = _gettext

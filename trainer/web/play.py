@@ -20,6 +20,7 @@ from trainer.models import GameHand, PlayerGame
 from trainer.services import table as game_table
 from trainer.services.profiles import table_profile
 from trainer.services.table import HandOnTable, HandSettled, PlayError, history_row
+from trainer.web import languages
 from trainer.web.access import get_owned_or_404
 from trainer.web.exam_lock import refuse_during_exam
 from trainer.web.pay_tables import chart
@@ -190,6 +191,6 @@ def new_game() -> Response:
     if not game_table.restart(current_user.id):
         flash(_("Finish the hand on the table first."), "error")
         return redirect(url_for("play.table"))
-    flash(_("New game: your balance is $%(amount)s.",
-            amount=f"{STARTING_BALANCE_CENTS / 100:,.2f}"), "success")
+    flash(_("New game: your balance is %(amount)s.",
+            amount=languages.money(STARTING_BALANCE_CENTS)), "success")
     return redirect(url_for("play.table"))

@@ -1,8 +1,8 @@
 """The table-rules profile form of the manager's pages (issue 18, item 2).
 
 Every field is checked where it is entered, with a sentence saying what is wanted;
-amounts are typed in dollars and cents and kept as integer cents (``Decimal``,
-never floats); the commission rate is a percentage with at most two decimals.
+amounts are typed in the reader's format (``web/money_input.py``: "2.50", "2,50")
+and kept as integer cents (never floats); the commission rate is a percentage with at most two decimals.
 ``profile_from(form)`` returns the engine's ``TableProfile`` or None after marking
 the fields in error. The side bets are the engine's pay tables that may be offered
 alone (an Envy table rides on a bonus bet), in the order listed; drills deal the first.
@@ -22,8 +22,8 @@ from wtforms.validators import DataRequired, Length
 from trainer.engine.hands import Wheel
 from trainer.engine.profiles import FoulPolicy, Rounding, SideBetOffer, TableProfile
 from trainer.engine.side_bets import TableKind, load_table, table_names
+from trainer.web import languages, money_input
 
-MONEY = re.compile(r"^\$?\s*(\d{1,3}(,\d{3})+|\d{1,7})(\.\d{1,2})?$")
 PERCENT = re.compile(r"^\d{1,2}(\.\d{1,2})?$")
 # Sane bounds, in cents and percent.
 MAX_RATE_PERCENT = Decimal(25)
@@ -51,8 +51,8 @@ def side_tables() -> list[str]:
 
 
 def dollars(cents: int | None) -> str:
-    """Return cents as the form shows them ("2.50"); empty for None."""
-    return "" if cents is None else f"{cents // 100}.{cents % 100:02d}"
+    """Return cents as the form shows them, in the reader's format ("2.50", "2,50"); empty for None."""
+    return "" if cents is None else languages.page_money_format().number(cents)
 
 
 class ProfileForm(FlaskForm):
@@ -104,6 +104,9 @@ def build_form(profile: TableProfile | None = None, formdata: Any = None) -> Pro
         form.foul_policy.data = profile.foul_policy.value
         form.min_bet.data, form.max_bet.data = (dollars(profile.min_bet_cents),
                                                 dollars(profile.max_bet_cents))
+    if profile is None and formdata is None and not form.is_submitted():
+        # The defaults as the reader types amounts ("2.00", "2,00").
+        form.min_bet.data, form.max_bet.data = dollars(200), dollars(10_000)
     if formdata is None:
         offers = {offer.table: offer for offer in (profile.side_bets if profile else ())}
         for name in side_tables():
@@ -125,17 +128,19 @@ def _error(field: Any, message: str) -> None:
 
 
 def _cents(field: Any, required: bool = True) -> int | None:
-    """Return a dollar amount field as integer cents, or None after marking it in error."""
+    """Return an amount field as integer cents (typed in the reader's format, web/money_input.py),
+    or None after marking it in error."""
     text = (field.data or "").strip()
     if not text:
         if required:
-            _error(field, _("Write an amount in dollars, such as 25 or 2.50."))
+            _error(field, _("Write an amount, such as 25 or %(example)s.",
+                            example=dollars(250)))
         return None
-    match = MONEY.match(text)
-    if match is None:
-        _error(field, _("Write an amount in dollars, such as 25 or 2.50 (at most two decimals)."))
+    try:
+        return money_input.parse_cents(text, languages.language())
+    except money_input.AmountError as error:
+        _error(field, str(error))
         return None
-    return int(Decimal(text.lstrip("$").strip().replace(",", "")) * 100)
 
 
 def profile_from(form: ProfileForm) -> TableProfile | None:
@@ -159,8 +164,8 @@ def profile_from(form: ProfileForm) -> TableProfile | None:
     elif kind == "fee":
         fee = _cents(form.fee)
         if fee is not None and not 0 < fee <= MAX_FEE_CENTS:
-            _error(form.fee, _("A flat fee is from $0.01 to %(most)s.",
-                               most="$" + dollars(MAX_FEE_CENTS)))
+            _error(form.fee, _("A flat fee is from %(least)s to %(most)s.", least=languages.money(1),
+                               most=languages.money(MAX_FEE_CENTS)))
         if rate_text:
             _error(form.rate, _("Leave the commission rate empty: this table takes a flat fee."))
     else:
@@ -168,14 +173,14 @@ def profile_from(form: ProfileForm) -> TableProfile | None:
             if text:
                 _error(field, _("Leave this empty: this table takes no commission."))
     low, high = _cents(form.min_bet), _cents(form.max_bet)
-    bounds = {"least": "$" + dollars(MIN_BET_CENTS), "most": "$" + dollars(MAX_BET_CENTS)}
+    bounds = {"least": languages.money(MIN_BET_CENTS), "most": languages.money(MAX_BET_CENTS)}
     for field, value in ((form.min_bet, low), (form.max_bet, high)):
         if value is not None and not MIN_BET_CENTS <= value <= MAX_BET_CENTS:
             _error(field, _("A bet limit is from %(least)s to %(most)s.", **bounds))
     if low is not None and high is not None and low > high and not form.max_bet.errors:
         _error(form.max_bet, _("The largest bet cannot be below the smallest."))
     offers = []
-    side_bounds = {"least": "$" + dollars(SIDE_MIN_CENTS), "most": "$" + dollars(SIDE_MAX_CENTS)}
+    side_bounds = {"least": languages.money(SIDE_MIN_CENTS), "most": languages.money(SIDE_MAX_CENTS)}
     for name in side_tables():
         if not form[f"side-{name}"].data:
             continue
@@ -193,7 +198,7 @@ def profile_from(form: ProfileForm) -> TableProfile | None:
         if table.fixed_bet_cents is not None and not (
                 side_low == side_high == table.fixed_bet_cents):
             _error(lo_field, _("%(title)s is a fixed bet of %(amount)s.", title=table.title,
-                               amount="$" + dollars(table.fixed_bet_cents)))
+                               amount=languages.money(table.fixed_bet_cents)))
             continue
         envy_field = getattr(form, f"side-{name}-envy", None)
         offers.append(SideBetOffer(name, side_low, side_high,

@@ -1,7 +1,9 @@
 """The printable house-way sheet, the commission chart and the house-way look-up.
 
-The sheet is rendered from the same preset data the grader uses, so the two can
-never disagree; its PDF is that same HTML printed by headless Chromium.
+The sheet is rendered from the same house-way data the grader uses, so the two can
+never disagree; its PDF is that same HTML printed by headless Chromium. A house way
+here is a *ref*: a preset or a manager's published custom version (``slug@n``), both
+found through ``services/house_ways.py`` (issue 18).
 """
 from __future__ import annotations
 
@@ -20,21 +22,22 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from trainer.engine.cards import card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, HouseWayError
 from trainer.engine.house_way.kinds import rank_char
 from trainer.engine.profiles import DEFAULT_PROFILE, Rounding, TableProfile
 from trainer.engine.settlement import commission_cents, payout_cents
 from trainer.models import Group, Role
-from trainer.services import pdf_cache, profiles, reference_examples
-from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
-from trainer.web import pay_tables
+from trainer.services import house_ways, pdf_cache, profiles, reference_examples
+from trainer.services.house_ways import HouseWayChoice
+from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
+from trainer.web import languages, pay_tables
 from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("reference", __name__)
@@ -98,9 +101,9 @@ def _user_group() -> Group | None:
 
 
 def default_house_way() -> str:
-    """Return the signed-in user's group house way, or the product default."""
+    """Return the signed-in user's group house way (a preset or published version), or the default."""
     group = _user_group()
-    if group is not None and group.house_way in preset_names():
+    if group is not None and _way_or_none(group.house_way) is not None:
         return group.house_way
     return DEFAULT_HOUSE_WAY
 
@@ -113,11 +116,40 @@ def default_profile() -> str:
     return DEFAULT_PROFILE
 
 
-def get_house_way_or_404(preset: str) -> HouseWay:
-    """Return a shipped house way by preset name, or 404."""
-    if preset not in preset_names():
+def _way_or_none(ref: str) -> HouseWay | None:
+    """Return a preset or published custom version by ref (superseded ones too), else None."""
+    try:
+        return house_ways.get_way(ref)
+    except (ValueError, HouseWayError):
+        return None
+
+
+def get_house_way_or_404(ref: str) -> HouseWay:
+    """Return a preset or published custom version by ref, or 404 (a draft has no ref)."""
+    way = _way_or_none(ref)
+    if way is None:
         abort(404)
-    return load(preset)
+    return way
+
+
+def offered_ways(current: str | None = None) -> list[HouseWayChoice]:
+    """Return the house ways a page offers: presets and current versions, and ``current``.
+
+    A superseded version is offered only when it is the one in use (still readable).
+    """
+    return [c for c in house_ways.choices() if not c.superseded or c.ref == current]
+
+
+def way_label(choice: HouseWayChoice) -> str:
+    """Name a house way in a list: a preset by its title, a custom way with its version."""
+    if choice.version is None:
+        return choice.title
+    return _("%(title)s, version %(number)s", title=choice.title, number=choice.version)
+
+
+def choice_of(ref: str) -> HouseWayChoice | None:
+    """Return the published facts of a house way: version, date, note (None: unknown)."""
+    return next((c for c in house_ways.choices() if c.ref == ref), None)
 
 
 def rank_groups_text(way: HouseWay) -> str:
@@ -133,8 +165,8 @@ def rank_groups_text(way: HouseWay) -> str:
 
 
 def money(cents: int) -> str:
-    """Write cents as dollars and cents ("$23.75")."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
+    """Write cents as money in the page's language and currency ("$23.75", "23,75 US$")."""
+    return languages.money(cents)
 
 
 def commission_chart(profile: TableProfile) -> list[ChartRow]:
@@ -161,14 +193,20 @@ def _static_file_url(filename: str) -> str:
     return (Path(current_app.static_folder) / filename).as_uri()  # type: ignore[arg-type]
 
 
-def render_sheet(way: HouseWay, pdf_paper: str | None = None) -> str:
-    """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints."""
+def render_sheet(way: HouseWay, pdf_paper: str | None = None,
+                 choice: HouseWayChoice | None = None) -> str:
+    """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints.
+
+    ``choice`` carries a custom way's version and publication date, printed on it.
+    """
     return render_template(
         "reference/sheet.html",
         way=way,
-        rule_examples=rule_examples(way.name),
+        choice=choice,
+        rule_examples=way_examples(way),
         rank_groups=rank_groups_text(way),
-        presets=[(name, load(name).title) for name in preset_names()],
+        # The sheets to switch to: a preset by its name (as before), a custom way in words.
+        presets=[(c.ref, c.ref if c.preset else way_label(c)) for c in offered_ways(way.name)],
         wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
         pdf_paper=pdf_paper,
         static_url=_static_file_url if pdf_paper else _static_url,
@@ -218,11 +256,19 @@ def sheet_template_version() -> str:
     return version
 
 
-def sheet_pdf_key(way: HouseWay, paper: str) -> dict[str, object]:
-    """Return everything that changes a sheet's PDF, the key of its cached file."""
+def sheet_pdf_key(way: HouseWay, paper: str, choice: HouseWayChoice | None = None
+                  ) -> dict[str, object]:
+    """Return everything that changes a sheet's PDF, the key of its cached file.
+
+    The way's data digest (a custom version's data, or a preset's file) and, for a
+    custom way, the version and publication date printed on it.
+    """
     return {
         "preset": way.name,
         "data": way.digest,
+        # A custom way's version line: its number, date (in the reader's time zone), state.
+        "version": None if choice is None or choice.version is None else
+        [choice.version, str(choice.published_at), choice.superseded, str(get_timezone())],
         "paper": paper,
         "language": str(get_locale()),
         # The group's pay tables it prints (their data, so an edited table prints anew).
@@ -231,34 +277,45 @@ def sheet_pdf_key(way: HouseWay, paper: str) -> dict[str, object]:
     }
 
 
-def cached_sheet_pdf(way: HouseWay, paper: str) -> bytes:
+def file_stem(ref: str) -> str:
+    """Return a house way's ref as a file-name part (``riverside@2`` -> ``riverside-v2``)."""
+    return ref.replace("@", "-v")
+
+
+def cached_sheet_pdf(way: HouseWay, paper: str, choice: HouseWayChoice | None = None) -> bytes:
     """Return a sheet's PDF from instance/pdf-cache/, printing it only when its key is new."""
-    key = sheet_pdf_key(way, paper)
+    key = sheet_pdf_key(way, paper, choice)
     cache_dir = Path(current_app.config.get("PDF_CACHE_DIR")
                      or Path(current_app.instance_path) / "pdf-cache")
     # Sheets printing side bets are kept apart per profile, so groups do not evict each other's.
     tables = key["pay_tables"]
-    stem = f"{way.name}-{paper}-{key['language']}" + (f"-{default_profile()}" if tables else "")
+    stem = (f"{file_stem(way.name)}-{paper}-{key['language']}"
+            + (f"-{default_profile()}" if tables else ""))
     return pdf_cache.cached_file(
         cache_dir, stem, key,
-        lambda: print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper])))
+        lambda: print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper], choice=choice)))
 
 
-def set_by_every_preset(cards: tuple, chosen: str, wheel: str) -> list[PresetSetting]:
-    """Set one hand by every preset, marking the settings whose value differs from ``chosen``."""
-    settings = {name: load(name).set(cards, wheel) for name in preset_names()}
+def set_by_every_way(cards: tuple, chosen: str, wheel: str,
+                     ways: list[HouseWayChoice]) -> list[PresetSetting]:
+    """Set one hand by every house way offered, marking the settings whose value differs from ``chosen``."""
+    labels = {c.ref: way_label(c) for c in ways}
+    loaded = {c.ref: house_ways.get_way(c.ref) for c in ways}
+    if chosen not in loaded:
+        loaded[chosen] = house_ways.get_way(chosen)
+    settings = {ref: way.set(cards, wheel) for ref, way in loaded.items()}
 
-    def value(name: str) -> tuple[int, int]:
-        s = settings[name]
+    def value(ref: str) -> tuple[int, int]:
+        s = settings[ref]
         return rank2(s.front), rank5(s.back, wheel)
 
     rows = []
-    for name, setting in settings.items():
-        way = load(name)
+    for ref, setting in settings.items():
+        way = loaded[ref]
         rule = way.rule(setting.rule)
         rows.append(PresetSetting(
-            name, way.title, card_list(setting.front), card_list(setting.back), setting.rule,
-            rule.number, rule.text, setting.explanation, value(name) != value(chosen)))
+            ref, labels.get(ref, way.title), card_list(setting.front), card_list(setting.back), setting.rule,
+            rule.number, rule.text, setting.explanation, value(ref) != value(chosen)))
     return rows
 
 
@@ -271,25 +328,25 @@ def _choice(name: str, allowed: list[str] | dict, default: str) -> str:
 @bp.route("/house-way")
 @login_required
 def house_way_index() -> WerkzeugResponse:
-    """Open the sheet of the signed-in user's house way."""
+    """Open the sheet of the signed-in user's house way (a preset or a published version)."""
     return redirect(url_for("reference.sheet", preset=default_house_way()))
 
 
 @bp.route("/house-way/<preset>")
 @login_required
 def sheet(preset: str) -> str:
-    """Show a preset's printable house-way sheet."""
-    return render_sheet(get_house_way_or_404(preset))
+    """Show a house way's printable sheet: a preset or a published custom version."""
+    return render_sheet(get_house_way_or_404(preset), choice=choice_of(preset))
 
 
 @bp.route("/house-way/<preset>/pdf")
 @login_required
 def sheet_pdf(preset: str) -> Response | tuple[str, int]:
-    """Download a preset's sheet as a PDF printed from the same HTML."""
+    """Download a house way's sheet as a PDF printed from the same HTML."""
     way = get_house_way_or_404(preset)
     paper = _choice("paper", PAPER_SIZES, "letter")
     try:
-        pdf = cached_sheet_pdf(way, paper)
+        pdf = cached_sheet_pdf(way, paper, choice_of(preset))
     except PdfUnavailable as exc:
         current_app.logger.error("House-way PDF for %s failed: %s", preset, exc)
         return render_template(
@@ -297,7 +354,7 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int]:
             message=_("The PDF cannot be made on this server right now (%(reason)s) "
                       "Print the sheet from your browser instead.", reason=exc),
         ), 503
-    filename = f"{way.name}-house-way-{paper}.pdf"
+    filename = f"{file_stem(way.name)}-house-way-{paper}.pdf"
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -329,9 +386,21 @@ def commission_chart_page() -> str:
 @bp.route("/house-way/look-up")
 @login_required
 def look_up() -> str:
-    """Set seven cards by a chosen house way, or by every preset to compare casinos."""
-    preset = _choice("preset", preset_names(), default_house_way())
+    """Set seven cards by a chosen house way, or by every house way offered to compare casinos.
+
+    The ways are the presets and the managers' published versions (``offered_ways``).
+    """
+    current = default_house_way()
+    requested = request.args.get("preset", "")
+    ways = offered_ways(current)
+    refs = [c.ref for c in ways]
+    if requested and requested not in refs and _way_or_none(requested) is not None:
+        # A superseded version, from a shared link: still readable.
+        ways = [*ways, *(c for c in house_ways.choices() if c.ref == requested)]
+        refs.append(requested)
+    preset = _choice("preset", refs, current)
     wheel = _choice("wheel", [w.value for w in Wheel], profiles.table_profile(default_profile()).wheel)
+    chosen = house_ways.get_way(preset)
     compare = request.args.get("compare") == "1"
     text = request.args.get("cards", "").strip()
     error = setting = rule = None
@@ -345,15 +414,14 @@ def look_up() -> str:
         else:
             cards = card_list(parsed)
             if compare:
-                comparison = set_by_every_preset(parsed, preset, wheel)
-            way = load(preset)
-            setting = way.set(parsed, wheel)
-            rule = way.rule(setting.rule)
+                comparison = set_by_every_way(parsed, preset, wheel, ways)
+            setting = chosen.set(parsed, wheel)
+            rule = chosen.rule(setting.rule)
     return render_template(
         "reference/look_up.html",
-        text=text, cards=cards, preset=preset, preset_title=load(preset).title,
+        text=text, cards=cards, preset=preset, preset_title=chosen.title,
         wheel=wheel, compare=compare,
-        presets=[(name, load(name).title) for name in preset_names()],
+        presets=[(c.ref, way_label(c)) for c in ways],
         wheels=WHEEL_WORDS, deck=DECK_ORDER, error=error, setting=setting, rule=rule,
         setting_front=card_list(setting.front) if setting else [],
         setting_back=card_list(setting.back) if setting else [],

@@ -20,7 +20,7 @@ from sqlalchemy import bindparam
 from trainer.extensions import db
 from trainer.models import User, UserSession, utcnow
 from trainer.models.types import parse_id
-from trainer.services import audit
+from trainer.services import audit, languages
 
 _NUMBER = re.compile(r"^[0-9]{1,12}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
@@ -34,9 +34,11 @@ def _load_statement() -> Any:
 
     Every signed-in request runs it; token and user id are bound parameters, so a
     request only executes it (building the select cost about as much as running it).
+    The installation's language, currency and card letters come with it (scalar
+    subqueries), so choosing the page's language costs no statement of its own.
     """
     return (
-        db.select(User, UserSession.revoked_at)
+        db.select(User, UserSession.revoked_at, *languages.installation_columns())
         .join(UserSession, UserSession.user_id == User.id)
         .where(UserSession.token == bindparam("token"), User.id == bindparam("user_id"))
     )
@@ -56,10 +58,11 @@ def load(session_id: str) -> User | None:
     row = db.session.execute(_load_statement(), {"token": token, "user_id": uid}).first()
     if row is None:
         return None
-    user, revoked_at = row
+    user, revoked_at, *installation = row
     if revoked_at is not None or not user.active or (user.session_version or 0) != int(version):
         return None
     user.session_token = token
+    user.installation = languages.Installation.from_values(*installation)
     return user
 
 

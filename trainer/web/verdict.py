@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import has_request_context, request, url_for
 from markupsafe import Markup, escape
 
 from trainer.web.i18n import translations
@@ -36,11 +36,28 @@ def _headline(fb: Any, timed_out: bool) -> Markup:
     return _t("Wrong")
 
 
+# The house-way sheet's URL per (script root, house way): ``url_for`` cost about as much
+# as the rest of the verdict (issue 15). Its rule takes nothing else from the request.
+_SHEET_URLS: dict[tuple[str, str], str] = {}
+
+
+def _sheet_url(house_way: Any) -> str:
+    if not has_request_context():
+        return url_for("reference.sheet", preset=house_way)
+    key = (request.script_root, str(house_way))
+    url = _SHEET_URLS.get(key)
+    if url is None:
+        url = url_for("reference.sheet", preset=key[1])
+        if len(_SHEET_URLS) < 1024:
+            _SHEET_URLS[key] = url
+    return url
+
+
 def _why(fb: Any) -> str:
     if not fb.why:
         return ""
     if fb.sheet_rule and fb.house_way:
-        inner = (f'<a class="sheet-link" href="{escape(url_for("reference.sheet", preset=fb.house_way))}'
+        inner = (f'<a class="sheet-link" href="{escape(_sheet_url(fb.house_way))}'
                  f'#rule-{escape(fb.sheet_rule)}" title="{escape(fb.rule_id)}">{escape(fb.why)}</a>')
     else:
         inner = f'<span title="{escape(fb.rule_id)}">{escape(fb.why)}</span>'

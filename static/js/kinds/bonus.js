@@ -12,7 +12,7 @@
       return {
         qualifies: cue ? cue.value === "yes" : null,
         category: category ? category.value : null,
-        paid_cents: c.parseCents(paid.value)
+        paid_cents: c.typed(paid.value)
       };
     }
 

@@ -23,7 +23,7 @@
         var item = document.createElement("li");
         var template = entry.action === "take" ? panel.dataset.textTake : panel.dataset.textPay;
         var amount = entry.action === "take" ? Number(row(entry.seat).dataset.bet) : entry.paid_cents;
-        item.textContent = c.format(template, { seat: entry.seat, amount: c.dollars(amount) });
+        item.textContent = c.format(template, { seat: entry.seat, amount: entry.action === "take" ? c.money(amount) : amount });
         item.dataset.seat = String(entry.seat);
         item.dataset.action = entry.action;
         list.appendChild(item);
@@ -48,25 +48,25 @@
       var r = row(seat);
       if (!r) { return; }
       var input = r.querySelector("[data-pay-amount]");
-      var cents = c.parseCents(input.value);
-      if (cents === null) {
+      var typed = c.typed(input.value);
+      if (typed === null) {
         input.focus();
         return;
       }
-      add(seat, "pay", cents);
+      add(seat, "pay", typed);
     }
 
     function send() {
       var answer = { order: order.slice() };
       if (bankerInput) {
-        answer.banker_commission_cents = c.parseCents(bankerInput.value);
+        answer.banker_commission_cents = c.typed(bankerInput.value);
       }
       // Each seat with a side bet: its pay and Envy (blank is 0: most side bets lose).
       var side = rows.filter(function (r) { return r.querySelector("[data-bonus-paid]"); }).map(function (r) {
         var entry = { seat: Number(r.dataset.seat) };
         [["bonus_paid_cents", "[data-bonus-paid]"], ["envy_paid_cents", "[data-envy-paid]"]].forEach(function (f) {
           var input = r.querySelector(f[1]);
-          if (input) { entry[f[0]] = input.value.trim() === "" ? 0 : c.parseCents(input.value); }
+          if (input) { entry[f[0]] = c.typed(input.value) || 0; }
         });
         return entry;
       });

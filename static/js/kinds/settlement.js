@@ -1,4 +1,5 @@
-// The settlement drill: mark each seat win, push or lose; a win takes the amount paid.
+// The settlement drill: mark each seat win, push or lose; a win takes the amount paid
+// (sent as typed: the server reads it in the page's language, web/money_input.py).
 (function () {
   "use strict";
 
@@ -23,7 +24,7 @@
         var checked = row.querySelector("[data-outcome]:checked");
         var entry = { outcome: checked ? checked.value : null };
         if (entry.outcome === "win") {
-          entry.paid_cents = c.parseCents(row.querySelector("[data-paid]").value);
+          entry.paid_cents = c.typed(row.querySelector("[data-paid]").value);
         }
         sidePaid(row, entry, c);
         return entry;
@@ -37,7 +38,7 @@
   function sidePaid(row, entry, c) {
     [["bonus_paid_cents", "[data-bonus-paid]"], ["envy_paid_cents", "[data-envy-paid]"]].forEach(function (f) {
       var input = row.querySelector(f[1]);
-      if (input) { entry[f[0]] = input.value.trim() === "" ? 0 : c.parseCents(input.value); }
+      if (input) { entry[f[0]] = c.typed(input.value) || 0; }
     });
     return entry;
   }

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..house_way import DEFAULT_HOUSE_WAY, rule_family
+from ..house_way import DEFAULT_HOUSE_WAY, HouseWay, load_exact, rule_family
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
 from .explain import Feedback, book_feedback
 from .explain import hint as rule_hint
@@ -38,6 +38,15 @@ class DrillContext:
     # A custom profile's rules (issue 18), kept with the questions so a session grades
     # by the rules it started under even after a manager edits the profile; None: a preset.
     custom: TableProfile | None = None
+    # The rules digest of the house way the session was started under (issue 18), so its
+    # questions grade by those rules even after a preset file changes or a version is
+    # superseded; None (contexts stored before): the house way as it is now.
+    house_way_digest: str | None = None
+
+    @property
+    def way(self) -> HouseWay:
+        """Return the house way this context grades by (``load_exact``)."""
+        return load_exact(self.house_way, self.house_way_digest)
 
     @property
     def table(self) -> TableProfile:
@@ -55,6 +64,8 @@ class DrillContext:
                                 "generator": self.generator}
         if self.custom is not None:
             data["table"] = self.custom.as_dict()
+        if self.house_way_digest is not None:
+            data["house_way_digest"] = self.house_way_digest
         return data
 
     @classmethod
@@ -64,10 +75,12 @@ class DrillContext:
         if generator not in GENERATORS or isinstance(generator, bool):
             raise ValueError(f"There is no question generator {generator!r}.")
         table = data.get("table")
+        digest = data.get("house_way_digest")
         return cls(data.get("house_way", DEFAULT_HOUSE_WAY),
                    data.get("profile", DEFAULT_PROFILE), data.get("foul_policy"),
                    tuple(data.get("focus_rules", ())), generator,
-                   TableProfile.from_dict(table) if isinstance(table, dict) else None)
+                   TableProfile.from_dict(table) if isinstance(table, dict) else None,
+                   digest if isinstance(digest, str) else None)
 
 
 @dataclass(frozen=True, slots=True)

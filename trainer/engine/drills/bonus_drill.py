@@ -26,7 +26,6 @@ import random
 from typing import Any
 
 from ..cards import Card, card_list, parse_cards
-from ..house_way import load
 from ..profiles import SideBetOffer, TableProfile
 from ..setting import is_foul, splits
 from ..side_bets import PAY_ORDER, BonusCategory, PayTable, TableKind, bonus_hand, load_table, sample_hand
@@ -126,7 +125,7 @@ class BonusDrill(Drill):
             question["cards"] = card_list(seven)
         else:
             if layout == "house-way":
-                s = load(context.house_way).set(seven, profile.wheel)
+                s = context.way.set(seven, profile.wheel)
                 back, front = list(s.back), list(s.front)
             else:
                 w = rng.choice(splits(seven))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from ..cards import JOKER, Card
-from ..house_way import load
+from ..house_way import HouseWay, load
 
 # Shapes by house-way family: rank counts of the seven cards (the joker is dealt
 # as an ace where the family calls for one).
@@ -54,15 +54,16 @@ def deal_shape(rng: random.Random, shape: tuple[int, ...],
     raise RuntimeError("could not deal the shape")  # pragma: no cover - 200 tries
 
 
-def deal_family(rng: random.Random, family: str, house_way: str,
+def deal_family(rng: random.Random, family: str, house_way: HouseWay | str,
                 wheel: str = "second_highest",
                 exclude: frozenset[int] = frozenset()) -> tuple[Card, ...]:
     """Deal seven cards the house way sets by a rule of ``family`` (best effort).
 
     Shapes are dealt directly; ``sf`` and ``joker`` hands by a bounded search of
     random deals. The last try is returned even if it landed in another family.
+    ``house_way``: the way itself (a drill's ``context.way``) or a preset's name.
     """
-    way = load(house_way)
+    way = house_way if isinstance(house_way, HouseWay) else load(house_way)
     deck = [c for c in range(53) if c not in exclude]
     cards: tuple[Card, ...] = ()
     for _ in range(60):

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..house_way import load, rule_family
+from ..house_way import HouseWay, load, rule_family
 from ..profiles import TableProfile
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -250,24 +250,29 @@ DRILL_HINTS: dict[str, str] = {
 }
 
 
-def house_way_name(house_way: str) -> str:
+def _way(house_way: HouseWay | str) -> HouseWay:
+    """Return the house way itself (a drill's ``context.way``), or load it by name."""
+    return house_way if isinstance(house_way, HouseWay) else load(house_way)
+
+
+def house_way_name(house_way: HouseWay | str) -> str:
     """Return a house way's name for sentences ("Trump Plaza (Atlantic City)")."""
     try:
-        return load(house_way).title.removesuffix(" house way")
-    except (ValueError, LookupError, OSError):
-        return house_way
+        return _way(house_way).title.removesuffix(" house way")
+    except (ValueError, LookupError, OSError, RuntimeError):
+        return house_way if isinstance(house_way, str) else house_way.name
 
 
-def sheet_rule(house_way: str, rule_id: str) -> tuple[str, str, str] | None:
+def sheet_rule(house_way: HouseWay | str, rule_id: str) -> tuple[str, str, str] | None:
     """Return a house-way rule's (number, sheet text, id on the sheet), or None."""
     try:
-        rule = load(house_way).rule(rule_id)
-    except (ValueError, LookupError, OSError):
+        rule = _way(house_way).rule(rule_id)
+    except (ValueError, LookupError, OSError, RuntimeError):
         return None
     return rule.number, rule.text, rule.id
 
 
-def sheet_sentence(house_way: str, rule_id: str) -> str:
+def sheet_sentence(house_way: HouseWay | str, rule_id: str) -> str:
     """Return a house-way rule as its sheet says it: "Trump Plaza (Atlantic City) 3.2: ..."."""
     found = sheet_rule(house_way, rule_id)
     if found is None:
@@ -308,7 +313,8 @@ def book_why(rule_id: str) -> tuple[str, str]:
     return (book[1], book[0]) if book is not None else ("", "")
 
 
-def house_way_feedback(correct: bool, said: str, right: str, house_way: str, rule_id: str,
+def house_way_feedback(correct: bool, said: str, right: str, house_way: HouseWay | str,
+                       rule_id: str,
                        detail: str = "", timed_out: bool = False,
                        parts: tuple[Part, ...] = (), shown_rule: str | None = None) -> Feedback:
     """Return feedback whose reason is a line of the house-way sheet."""
@@ -319,7 +325,8 @@ def house_way_feedback(correct: bool, said: str, right: str, house_way: str, rul
         return Feedback(correct, said, right, why, rule_id, section=section, detail=detail,
                         parts=parts, timed_out=timed_out)
     return Feedback(correct, said, right, sheet_sentence(house_way, rule), rule_id,
-                    house_way=house_way, sheet_rule=found[2], detail=detail, parts=parts,
+                    house_way=house_way if isinstance(house_way, str) else house_way.name,
+                    sheet_rule=found[2], detail=detail, parts=parts,
                     timed_out=timed_out)
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from ..cards import Card, card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
-from ..house_way import load
 from ..profiles import FoulPolicy
 from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
@@ -115,7 +114,7 @@ class FoulCheckDrill(Drill):
             # Called fouled, a hand carries its reset front: the house way's, when it is fouled.
             back = parse_cards(question["back"], 5)
             front = parse_cards(question["front"], 2)
-            reset = load(context.house_way).set(back + front, context.table.wheel)
+            reset = context.way.set(back + front, context.table.wheel)
             fouled["front"] = card_list(reset.front)
         return {"legal": {"fouled": False}, "fouled": fouled}
 
@@ -142,7 +141,7 @@ class FoulCheckDrill(Drill):
                 if _fits(foul_rule(back, front, wheel), answer, family):
                     return _shown(rng, back, front)
         for tries in range(200):
-            seven = deal_family(rng, rng.choice(DEALS), context.house_way, wheel)
+            seven = deal_family(rng, rng.choice(DEALS), context.way, wheel)
             ways = splits(seven)
             rng.shuffle(ways)
             # The first fit in a shuffled order: any fitting setting alike.
@@ -198,7 +197,7 @@ class FoulCheckDrill(Drill):
         key: dict[str, Any] = {"fouled": fouled}
         correct = said == fouled
         if fouled and context.table.foul_policy == FoulPolicy.HOUSE_WAY:
-            reset = load(context.house_way).set(back + front, wheel)
+            reset = context.way.set(back + front, wheel)
             key["reset"] = reset.as_dict()
             text += f" Reset the house way: {reset.explanation}."
             if correct:

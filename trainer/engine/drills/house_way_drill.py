@@ -6,7 +6,7 @@ from typing import Any
 
 from ..cards import card_list, parse_cards
 from ..hands import evaluate2
-from ..house_way import HouseWaySetting, load
+from ..house_way import HouseWaySetting
 from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
@@ -26,14 +26,14 @@ class HouseWayDrill(Drill):
     def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
         """Deal seven cards of a weighted rule family, shown in shuffled order."""
         family = self.pick_family(rng, context)
-        cards = list(deal_family(rng, family, context.house_way, context.table.wheel))
+        cards = list(deal_family(rng, family, context.way, context.table.wheel))
         rng.shuffle(cards)
         return {"cards": card_list(cards)}
 
     def key(self, question: dict[str, Any], context: DrillContext) -> HouseWaySetting:
         """Return the house way's setting of the question's cards."""
-        return load(context.house_way).set(parse_cards(question["cards"], 7),
-                                           context.table.wheel)
+        return context.way.set(parse_cards(question["cards"], 7),
+                               context.table.wheel)
 
     def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the house-way rule id that decides the hand."""
@@ -94,5 +94,5 @@ def set_hand_feedback(seven: list[str], answer: dict[str, Any] | None, grade: Gr
             words = words[0].lower() + words[1:]
         right += f" ({words})"
     correct = grade.correct and answer is not None and not timed_out
-    return house_way_feedback(correct, said, right, context.house_way, rule_id or grade.rule_id,
+    return house_way_feedback(correct, said, right, context.way, rule_id or grade.rule_id,
                               detail=grade.explanation, timed_out=timed_out, shown_rule=house_rule)

@@ -13,7 +13,7 @@ from typing import Any
 from ..action import POSITIONS, roll_dice
 from ..cards import Card, card_list, deal_piles
 from ..hands import evaluate5, is_queen_high_pai_gow, rank2, rank5
-from ..house_way import HouseWay, HouseWaySetting, load, rule_family
+from ..house_way import HouseWay, HouseWaySetting, rule_family
 from ..setting import is_foul, splits
 from .base import DrillContext
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
@@ -52,7 +52,7 @@ def _reading_family(rule_id: str) -> str:
 def house_way(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a house-way question as generator 1 did."""
     family = _pick(rng, HOUSE_WAY_FAMILIES, [rule_family(r) for r in context.focus_rules])
-    return {"cards": card_list(deal_family(rng, family, context.house_way, context.table.wheel))}
+    return {"cards": card_list(deal_family(rng, family, context.way, context.table.wheel))}
 
 
 def foul_check(rng: random.Random, context: DrillContext) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def foul_check(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     family = _pick(rng, FOUL_FAMILIES, [_foul_family(r) for r in context.focus_rules])
     for _ in range(60):
         seven = deal_family(rng, rng.choice(["pai-gow", "one-pair", "two-pair", "joker"]),
-                            context.house_way, wheel)
+                            context.way, wheel)
         ways = splits(seven)
         rules = [foul_rule(w.back, w.front, wheel) for w in ways]
         if family == "fouled":
@@ -168,7 +168,7 @@ def _settlement_player(rng: random.Random, case: str, used: set[int], banker: Ho
 def settlement(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     """Generate a settlement question as generator 1 did."""
     table = context.table
-    way = load(context.house_way)
+    way = context.way
     wheel = table.wheel
     if table.no_commission and rng.random() < 0.3:
         banker_seven = _queen_high_banker(rng)
@@ -198,7 +198,7 @@ def round_(rng: random.Random, context: DrillContext) -> dict[str, Any]:
     from .round_drill import DEALER_SEAT, PLAYER_BANKER_RATE, seat_of_pile
 
     table = context.table
-    way = load(context.house_way)
+    way = context.way
     dice = list(roll_dice(rng))
     player_banker = rng.random() < PLAYER_BANKER_RATE
     banker_seat = rng.randint(2, POSITIONS) if player_banker else DEALER_SEAT

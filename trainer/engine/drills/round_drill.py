@@ -24,7 +24,7 @@ from typing import Any
 from ..action import POSITIONS, action_position, deal_order, pile_order, table_position
 from ..cards import Card, card_list, deal_piles, parse_cards
 from ..hands import is_queen_high_pai_gow
-from ..house_way import HouseWay, HouseWaySetting, load, rule_family
+from ..house_way import HouseWay, HouseWaySetting, rule_family
 from ..setting import is_foul, same_value, splits
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from ..side_bets import load_table
@@ -137,7 +137,7 @@ class RoundDrill(Drill):
         The players' cards are shuffled within the back and the front as shown.
         """
         table = context.table
-        way = load(context.house_way)
+        way = context.way
         steer = RoundFocus.of(context.focus_rules)
         action_seat = rng.randint(1, POSITIONS)
         # "My mistakes" steers the round; without focus rules the draws are as they always were.
@@ -155,7 +155,7 @@ class RoundDrill(Drill):
             # The banker's pile is dealt from a missed house-way family.
             family = rng.choice(steer.banker_families)
             index = seat_of_pile(sum(dice), banker_seat).index(banker_seat)
-            seven = deal_family(rng, family, context.house_way, table.wheel)
+            seven = deal_family(rng, family, context.way, table.wheel)
             piles, unused = give_pile(piles, unused, index, seven)
         # Side bets (a profile that offers one only: the others draw exactly as before).
         offer = offer_of(table)
@@ -246,8 +246,8 @@ class RoundDrill(Drill):
         return q
 
     def _banker_key(self, question: dict[str, Any], context: DrillContext) -> HouseWaySetting:
-        return load(context.house_way).set(parse_cards(question["banker_cards"], 7),
-                                           context.table.wheel)
+        return context.way.set(parse_cards(question["banker_cards"], 7),
+                               context.table.wheel)
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Return a well-formed answer to a step (to learn the key when the clock ran out)."""
@@ -384,7 +384,7 @@ class RoundDrill(Drill):
         banker = question["banker"]
         bb, bf = parse_cards(banker["back"], 5), parse_cards(banker["front"], 2)
         return [settle(parse_cards(p["back"], 5), parse_cards(p["front"], 2), bb, bf,
-                       p["bet_cents"], context.table, context.house_way)
+                       p["bet_cents"], context.table, context.way)
                 for p in question["players"]]
 
     def _grade_settle(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:

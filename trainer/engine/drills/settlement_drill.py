@@ -6,7 +6,7 @@ from typing import Any
 
 from ..cards import Card, card_list, parse_cards
 from ..hands import Outcome, is_queen_high_pai_gow
-from ..house_way import HouseWaySetting, load
+from ..house_way import HouseWaySetting
 from ..profiles import FoulPolicy
 from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
@@ -166,7 +166,7 @@ class SettlementDrill(Drill):
         they are settled. Shown cards are shuffled within each back and front.
         """
         table = context.table
-        way = load(context.house_way)
+        way = context.way
         wheel = table.wheel
         n = rng.randint(2, 6)
         seats = sorted(rng.sample(range(2, 8), n))
@@ -232,9 +232,9 @@ class SettlementDrill(Drill):
                  bet: int, context: DrillContext, last: bool = False
                  ) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
         """Set a dealt paying hand the house way; None unless it settles ``target``."""
-        w = load(context.house_way).set(seven, context.table.wheel)
+        w = context.way.set(seven, context.table.wheel)
         result = settle(w.back, w.front, banker.back, banker.front, bet, context.table,
-                        context.house_way)
+                        context.way)
         return (tuple(w.back), tuple(w.front)) if result.outcome.value == target or last \
             else None
 
@@ -277,13 +277,13 @@ class SettlementDrill(Drill):
                         continue
                     w = rng.choice(fouled)
                 elif rng.random() < 0.8:
-                    w = load(context.house_way).set(seven, wheel)
+                    w = context.way.set(seven, wheel)
                 else:
                     w = rng.choice([w for w in splits(seven)
                                     if not is_foul(w.back, w.front, wheel)])
                 hand = tuple(w.back), tuple(w.front)
             result = settle(hand[0], hand[1], banker.back, banker.front, bet, table,
-                            context.house_way)
+                            context.way)
             if result.outcome.value == target:
                 return hand
         return hand if last else None
@@ -295,7 +295,7 @@ class SettlementDrill(Drill):
         banker_front = parse_cards(question["banker"]["front"], 2)
         return [settle(parse_cards(p["back"], 5), parse_cards(p["front"], 2),
                        banker_back, banker_front, p["bet_cents"], table,
-                       context.house_way)
+                       context.way)
                 for p in question["positions"]]
 
     def _rules(self, question: dict[str, Any], context: DrillContext,

@@ -11,6 +11,7 @@ cached as a split index; only hands that may hold an S/F look at the 21 splits.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import logging
@@ -38,6 +39,7 @@ from ..hands import (
 )
 from ..setting import SPLITS
 from . import kinds as K
+from . import words as W
 from .classes import MASK_BITS, ClassTable, shipped_table
 
 log = logging.getLogger(__name__)
@@ -216,6 +218,25 @@ class Rule:
     # A few words for people (docs/house-ways.md); a custom way without one shows its
     # section's title. Words only: no decision depends on it.
     short: str = ""
+    # Per language (issue 19): (text, short, explain), each the translation or else the
+    # English original (short: else the section's translated title when the rule has no
+    # short of its own). Resolved once at load.
+    words: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def text_in(self, lang: str | None) -> str:
+        """Return the sheet sentence in a language, the English original when untranslated."""
+        found = self.words.get(lang) if lang else None
+        return found[0] if found is not None else self.text
+
+    def short_in(self, lang: str | None) -> str:
+        """Return the short name in a language, the English original when untranslated."""
+        found = self.words.get(lang) if lang else None
+        return found[1] if found is not None else self.short
+
+    def explain_in(self, lang: str | None) -> str:
+        """Return the explanation template in a language, the English one when untranslated."""
+        found = self.words.get(lang) if lang else None
+        return found[2] if found is not None else self.explain
 
     @property
     def kind(self) -> str:
@@ -241,6 +262,18 @@ class Section:
     decided: str | None = None
     pre: tuple[K.Pre, ...] = ()
     shapes: frozenset[str] = frozenset(K.SHAPES)
+    # Per language (issue 19): (title, text), translated or else the English original.
+    words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def title_in(self, lang: str | None) -> str:
+        """Return the section's title in a language, the English original when untranslated."""
+        found = self.words.get(lang) if lang else None
+        return found[0] if found is not None else self.title
+
+    def text_in(self, lang: str | None) -> str:
+        """Return the section's text in a language, the English original when untranslated."""
+        found = self.words.get(lang) if lang else None
+        return found[1] if found is not None else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +300,11 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
         raise ValueError(f"{where}: a section cannot test a rule's front.")
     K.compile_condition({"shapes": when.get("shapes", [])}, groups, where)
     shapes = set(when.get("shapes", K.SHAPES))
+    title, text = raw.get("title", ""), raw.get("text", "")
+    section_words = {
+        lang: (t.get("title", title), t.get("text", text))
+        for lang, t in W.check_translations(raw.get("translations"), W.SECTION_FIELDS,
+                                            where).items()}
     rules = []
     for r in raw.get("rules", []):
         rid = r["id"]
@@ -295,12 +333,20 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
             explain.format_map(dict.fromkeys(K.TEMPLATE_FIELDS, "x"))
         except (KeyError, ValueError, IndexError) as exc:
             raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
+        short = str(r.get("short") or title or rid).strip()
+        rule_words = {}
+        for lang, t in W.check_translations(r.get("translations"), W.RULE_FIELDS, rwhere,
+                                            K.TEMPLATE_FIELDS).items():
+            own = t.get("short") or (None if r.get("short") else
+                                     section_words.get(lang, (None,))[0])
+            rule_words[lang] = (t.get("text", r["text"]), str(own or short).strip(),
+                                t.get("explain", explain))
         rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
                           rwhen, r.get("resolved"), r.get("decided"), number,
-                          tuple(rpre), tuple(rpost), frozenset(rshapes),
-                          str(r.get("short") or raw.get("title") or rid).strip()))
-    return Section(number, raw.get("title", ""), raw.get("text", ""), when, tuple(rules),
-                   raw.get("resolved"), raw.get("decided"), tuple(pre), frozenset(shapes))
+                          tuple(rpre), tuple(rpost), frozenset(rshapes), short, rule_words))
+    return Section(number, title, text, when, tuple(rules),
+                   raw.get("resolved"), raw.get("decided"), tuple(pre), frozenset(shapes),
+                   section_words)
 
 
 class _Hand(K.HandFacts):
@@ -442,6 +488,26 @@ class _Fields(dict[str, str]):
         raise KeyError(key)
 
 
+class _FieldsIn(dict[str, str]):
+    """Explanation words in another language (``words.py``), front and back when asked for."""
+
+    def __init__(self, hand: _Hand, split: int, lang: str) -> None:
+        super().__init__(W.shape_fields(hand.shape, lang))
+        self.hand = hand
+        self.split = split
+        self.lang = lang
+
+    def __missing__(self, key: str) -> str:
+        h, k = self.hand, self.split
+        if key == "front":
+            hi, lo = sorted((CARD_RANK[c] for c in _FRONT_GET[k](h.cards)), reverse=True)
+            return W.front_words(hi, lo, self.lang)
+        if key == "back":
+            value = evaluate5(_BACK_GET[k](h.cards), h.wheel)
+            return W.describe(value.category, value.ranks, self.lang)
+        raise KeyError(key)
+
+
 class HouseWay:
     """One casino's house way, loaded from its data file.
 
@@ -451,6 +517,8 @@ class HouseWay:
 
     def __init__(self, data: Mapping[str, Any], table: bool = True) -> None:
         self.name: str = data["name"]
+        # The mapping it was built from (a deep copy): "copy and edit" starts from it.
+        self.data: dict[str, Any] = copy.deepcopy(dict(data))
         # Names this sheet's data: anything printed from it (a cached PDF) is keyed by it.
         self.digest: str = hashlib.sha256(
             json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
@@ -461,6 +529,10 @@ class HouseWay:
         self.authority: str = data.get("authority", "")
         self.thresholds: str = data.get("thresholds", "")
         self.notes: tuple[str, ...] = tuple(data.get("notes", ()))
+        # The sheet's own words in other languages (issue 19; words.py): title,
+        # thresholds, notes per language, each falling back to the English original.
+        self.translations: dict[str, dict[str, Any]] = W.check_translations(
+            data.get("translations"), W.TOP_FIELDS, self.name)
         self.rank_groups: dict[str, tuple[int, int]] = {
             g: K.parse_range(r) for g, r in data.get("rank_groups", {}).items()}
         self.sections: tuple[Section, ...] = tuple(
@@ -492,6 +564,54 @@ class HouseWay:
         self.use_tables = table
         self._tables: dict[str, ClassTable | None] = {}
         self._rule_names: dict[str, tuple[str, ...]] = {}
+
+    # --- words in the reader's language (issue 19) ----------------------------------
+
+    def title_in(self, lang: str | None) -> str:
+        """Return the sheet's title in a language, the English original when untranslated."""
+        return str(self.translations.get(lang or "", {}).get("title", self.title))
+
+    def thresholds_in(self, lang: str | None) -> str:
+        """Return the thresholds sentence in a language, the English original when untranslated."""
+        return str(self.translations.get(lang or "", {}).get("thresholds", self.thresholds))
+
+    def notes_in(self, lang: str | None) -> tuple[str, ...]:
+        """Return the sheet's notes in a language, the English originals when untranslated."""
+        return tuple(self.translations.get(lang or "", {}).get("notes", self.notes))
+
+    def explanation_in(self, lang: str | None, back: Sequence[int | str],
+                       front: Sequence[int | str], rule_id: str,
+                       wheel: str = Wheel.SECOND_HIGHEST) -> str:
+        """Word why ``rule_id`` sets these cards so, in a language (None or "en": English).
+
+        ``back`` and ``front`` are the setting (a ``HouseWaySetting``'s, or its
+        ``as_dict`` lists); the English is exactly ``HouseWaySetting.explanation``, and so
+        is a language the rule has no translation in (the original, words and all).
+        ValueError for cards that are not a five/two setting.
+        """
+        seven = _sorted_cards([*front, *back])
+        two = {c if isinstance(c, int) else parse_card(c) for c in front}
+        split = next((k for k, idx in enumerate(_FRONT_IDX)
+                      if {seven[i] for i in idx} == two), None) if len(two) == 2 else None
+        if split is None:
+            raise ValueError("A setting is a front of 2 of the 7 cards.")
+        rule = self.rule(rule_id)
+        if not lang or lang not in rule.words:  # English, or no translation: the original
+            return self._explain(seven, split, rule_id, wheel)
+        hand = _Hand(seven, wheel, None)
+        if not rule_id.endswith(".fallback"):
+            return rule.explain_in(lang).format_map(_FieldsIn(hand, split, lang))
+        # The rule's own split fouled (rules.md §19): word it, then the fallback played.
+        if rule.pool is not None:
+            first = hand.pool_best(rule.pool)
+        else:
+            place = K.KINDS[rule.kind].front
+            first = hand.choose(place(hand.shape)) if place is not None else None
+        text = rule.explain_in(lang).format_map(
+            _FieldsIn(hand, split if first is None else first, lang))
+        fields = _FieldsIn(hand, split, lang)
+        return W.WORDS[lang].fallback.format(text=text.rstrip("."), front=fields["front"],
+                                             back=fields["back"])
 
     @classmethod
     def from_toml(cls, text: str, table: bool = True) -> HouseWay:
@@ -756,13 +876,76 @@ def preset_names() -> list[str]:
     return list(_preset_names())
 
 
+# --- house ways beyond the presets (issue 18) -----------------------------------------
+#
+# The engine owns the presets only. A house way stored elsewhere (a manager's published
+# version ``slug@n``, or a preset's rule data as it was when it graded a session) is
+# found by a *resolver* the app installs (``services/house_ways.py``): the engine asks
+# it and keeps what it answers, per (ref, rules digest), so a request asks once a process.
+
+Resolver = Callable[[str, str | None], HouseWay | None]
+_RESOLVER: list[Resolver] = []
+_RESOLVED: dict[tuple[str, str | None], HouseWay] = {}
+
+
+def set_resolver(fn: Resolver | None) -> None:
+    """Install the function that finds house ways beyond the presets (None: none).
+
+    ``fn(ref, rules_digest)`` returns the house way stored under ``ref`` whose rules
+    digest is ``rules_digest`` (any, when None), or None when there is none. What it
+    returns is kept per (ref, digest) until the next ``set_resolver``.
+    """
+    _RESOLVER.clear()
+    _RESOLVED.clear()
+    if fn is not None:
+        _RESOLVER.append(fn)
+
+
+def _resolve(ref: str, rules_digest: str | None) -> HouseWay | None:
+    key = (ref, rules_digest)
+    way = _RESOLVED.get(key)
+    if way is None and _RESOLVER:
+        way = _RESOLVER[0](ref, rules_digest)
+        if way is not None:
+            # Only what was found is kept: a version published later is found then.
+            _RESOLVED[key] = way
+    return way
+
+
 def load(name: str = DEFAULT_HOUSE_WAY, table: bool = True) -> HouseWay:
-    """Return a shipped house way by preset name (loaded once).
+    """Return a house way by name: a shipped preset (loaded once), or what the resolver finds.
 
     Its class tables load on first use; ``table=False`` gives a separate copy that
-    never uses them (the interpreter path, for comparison).
+    never uses them (the interpreter path, for comparison; presets only).
+    A name that is no preset is asked of the resolver (``set_resolver``): a published
+    custom version ``slug@n``; ValueError "Unknown house way" when it knows none.
     """
-    return _load(name, bool(table))
+    if name in _preset_names():
+        return _load(name, bool(table))
+    way = _resolve(name, None) if isinstance(name, str) else None
+    if way is None:
+        return _load(name, bool(table))  # raises "Unknown house way ..."
+    return way
+
+
+def load_exact(ref: str, rules_digest: str | None = None) -> HouseWay:
+    """Return the house way ``ref`` exactly as it was when its rules digest was ``rules_digest``.
+
+    A preset whose rule data still has that digest (or ``rules_digest`` None) is the
+    preset; otherwise the resolver's stored copy (a snapshot of the preset's earlier
+    rule data, or a published version). HouseWayError when none is stored.
+    """
+    if ref in _preset_names():
+        way = _load(ref, True)
+        if rules_digest is None or way.rules_digest == rules_digest:
+            return way
+    elif rules_digest is None:
+        return load(ref)
+    found = _resolve(ref, rules_digest)
+    if found is None or found.rules_digest != rules_digest:
+        raise HouseWayError(f"{ref}: the house way this was graded under is not stored "
+                            f"(rules {str(rules_digest)[:12]}).")
+    return found
 
 
 @cache

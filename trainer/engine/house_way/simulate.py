@@ -18,7 +18,7 @@ hand set by ``HouseWay.set`` instead: the same deals, the same counts, slower.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
 
@@ -161,14 +161,31 @@ class _Side:
 
 
 _SIDES: dict[tuple[str, str, str, bool], tuple[_Side, _Side]] = {}
+# House ways given as objects (a file's, a stored version's), by the key the work carries:
+# put here before the workers fork (``simulate``), so each worker finds the same object.
+_GIVEN: dict[str, HouseWay] = {}
+
+
+def _given(way: str | HouseWay) -> str:
+    """Return the key a house way travels under: a preset's name, or a given way's key."""
+    if isinstance(way, str):
+        return way
+    key = f"{way.name}#{way.digest}"
+    _GIVEN[key] = way
+    return key
+
+
+def _way_of(name: str, table: bool) -> HouseWay:
+    given = _GIVEN.get(name)
+    return given if given is not None else load(name, table)
 
 
 def _sides(player_way: str, banker_way: str, wheel: str, table: bool) -> tuple[_Side, _Side]:
     got = _SIDES.get((player_way, banker_way, wheel, table))
     if got is None:
-        player = _Side(load(player_way, table), wheel)
+        player = _Side(_way_of(player_way, table), wheel)
         banker = (player if banker_way == player_way else
-                  _Side(load(banker_way, table), wheel))
+                  _Side(_way_of(banker_way, table), wheel))
         got = _SIDES[(player_way, banker_way, wheel, table)] = (player, banker)
     return got
 
@@ -207,10 +224,13 @@ def _play(args: tuple[str, str, str, int, Sequence[tuple[int, int]], bool]) -> l
     return total
 
 
-def simulate(player_way: str, banker_way: str, hands: int, seed: int,
+def simulate(player_way: str | HouseWay, banker_way: str | HouseWay, hands: int, seed: int,
              wheel: str = "second_highest", workers: int = 2, table: bool = True
              ) -> dict[str, Any]:
     """Deal ``hands`` random deals; count player wins, pushes and losses.
+
+    Each way is a preset's name or a house way itself (a file's, a stored version's:
+    used as it is, by its class table when it has one, else by ``HouseWay.set``).
 
     The counts are before any table rule: ``*_vs_queen_high`` repeat them for the
     deals where the banker holds a queen-high pai gow (``summarize`` applies
@@ -223,6 +243,7 @@ def simulate(player_way: str, banker_way: str, hands: int, seed: int,
     if seed < 0:
         raise ValueError("The seed must be zero or more.")
     start = time.perf_counter()
+    player_way, banker_way = _given(player_way), _given(banker_way)
     _sides(player_way, banker_way, wheel, table)   # tables and strengths before any fork
     class_keys()
     blocks = [(b, min(BLOCK, hands - b * BLOCK)) for b in range(-(-hands // BLOCK))]
@@ -239,3 +260,130 @@ def simulate(player_way: str, banker_way: str, hands: int, seed: int,
     counts["hands"] = hands
     counts["seconds"] = seconds
     return counts
+
+
+# --- paired: the banker by an old way, then by a new one, on the same deals (issue 18) ---
+
+PAIRED_OUTCOMES = ("win", "push", "lose")
+# The three sides of a paired run (reference, old, new), put here before the workers fork.
+_PAIRED: list[tuple[_Side, _Side, _Side]] = []
+
+
+def _outcome(p_back: NDArray[np.int64], p_front: NDArray[np.int64], b_back: NDArray[np.int64],
+             b_front: NDArray[np.int64]) -> NDArray[np.int64]:
+    """0 the player wins, 1 a push, 2 the player loses (copies to the banker)."""
+    import numpy as np
+
+    out: NDArray[np.int64] = 2 - (p_back > b_back).astype(np.int64) \
+        - (p_front > b_front).astype(np.int64)
+    return out
+
+
+def paired_block(sides: tuple[_Side, _Side, _Side], seed: int, block: int, deals: int
+                 ) -> list[int]:
+    """Deal and play one block twice; return the 18 joint counts.
+
+    Cell ``old * 6 + new * 2 + queen_high``: the player's outcome against the banker
+    set by the old way and by the new (0 win, 1 push, 2 lose), and whether the
+    banker's seven cards are a queen-high pai gow.
+    """
+    import numpy as np
+
+    reference, old, new = sides
+    keys = np.frombuffer(class_keys().keys, dtype=np.uint64)
+    queen_high = np.frombuffer(class_keys().queen_high, dtype=np.uint8)
+    cards = deal_block(seed, block, deals)
+    p_hands, b_hands = cards[:, :7], cards[:, 7:]
+    p_index = np.searchsorted(keys, hand_keys(p_hands)).astype(np.int64)
+    b_index = np.searchsorted(keys, hand_keys(b_hands)).astype(np.int64)
+    p_back, p_front = reference.values(p_hands, p_index)
+    old_out = _outcome(p_back, p_front, *old.values(b_hands, b_index))
+    new_out = old_out if new is old else _outcome(p_back, p_front,
+                                                  *new.values(b_hands, b_index))
+    cell = old_out * 6 + new_out * 2 + queen_high[b_index].astype(np.int64)
+    return [int(k) for k in np.bincount(cell, minlength=18)]
+
+
+def _paired_play(args: tuple[int, int, int]) -> list[int]:
+    seed, block, deals = args
+    return paired_block(_PAIRED[0], seed, block, deals)
+
+
+def paired_simulate(reference: HouseWay, old: HouseWay, new: HouseWay, wheel: str,
+                    hands: int, seed: int, workers: int = 1,
+                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Deal ``hands`` deals; the player sets by ``reference``, the banker by ``old``, then
+    by ``new``, on the same deals; count the joint outcomes (issue 18).
+
+    Returns ``joint``: 18 rows {old, new, queen_high, deals} (outcomes "win", "push",
+    "lose" for the player, before any table rule; ``house_way_edge.edge_change`` turns
+    them into money), ``old_counts`` and ``new_counts`` (as ``simulate`` counts them),
+    ``hands``, ``seed``, ``wheel``, the three ways' names and rules digests and
+    ``seconds``. The deals are ``simulate``'s for the same seed (block by block), so
+    the counts are the same whatever ``workers``. Each way is played from its class
+    table (shipped or attached), else by ``HouseWay.set`` (the same counts, slower).
+    ``progress(done, total)`` is called in this process after each block of deals.
+    """
+    if hands <= 0:
+        raise ValueError("The number of hands must be more than zero.")
+    if seed < 0:
+        raise ValueError("The seed must be zero or more.")
+    start = time.perf_counter()
+    made: dict[int, _Side] = {}
+
+    def side(way: HouseWay) -> _Side:
+        if id(way) not in made:
+            made[id(way)] = _Side(way, wheel)
+        return made[id(way)]
+
+    sides = (side(reference), side(old), side(new))
+    class_keys()
+    blocks = [(seed, b, min(BLOCK, hands - b * BLOCK)) for b in range(-(-hands // BLOCK))]
+    workers = max(1, min(workers, len(blocks)))
+    total = [0] * 18
+    done = 0
+    _PAIRED[:] = [sides]
+    try:
+        if workers > 1:
+            with get_context("fork").Pool(workers) as pool:
+                parts = pool.imap(_paired_play, blocks)
+                for (_, _, deals), part in zip(blocks, parts, strict=True):
+                    total = [a + b for a, b in zip(total, part, strict=True)]
+                    done += deals
+                    if progress is not None:
+                        progress(done, hands)
+        else:
+            for _, block, deals in blocks:
+                part = paired_block(sides, seed, block, deals)
+                total = [a + b for a, b in zip(total, part, strict=True)]
+                done += deals
+                if progress is not None:
+                    progress(done, hands)
+    finally:
+        _PAIRED.clear()
+    joint = [{"old": PAIRED_OUTCOMES[o], "new": PAIRED_OUTCOMES[n], "queen_high": bool(q),
+              "deals": total[o * 6 + n * 2 + q]}
+             for o in range(3) for n in range(3) for q in range(2)]
+
+    def marginal(side: int) -> dict[str, int]:
+        out = dict.fromkeys(COUNT_KEYS, 0)
+        for o in range(3):
+            for n in range(3):
+                for q in range(2):
+                    outcome = PAIRED_OUTCOMES[(o, n)[side]]
+                    deals = total[o * 6 + n * 2 + q]
+                    out[outcome] += deals
+                    if q:
+                        out[f"{outcome}_vs_queen_high"] += deals
+        return out
+
+    return {
+        "hands": hands, "seed": seed, "wheel": str(wheel),
+        "reference": {"name": reference.name, "rules_digest": reference.rules_digest},
+        "old": {"name": old.name, "rules_digest": old.rules_digest},
+        "new": {"name": new.name, "rules_digest": new.rules_digest},
+        "joint": joint,
+        "old_counts": marginal(0),
+        "new_counts": marginal(1),
+        "seconds": time.perf_counter() - start,
+    }

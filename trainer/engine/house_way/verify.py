@@ -88,10 +88,20 @@ def check_hand(way: HouseWay, cards: Sequence[Card], wheel: str) -> tuple[str, s
     return got.rule, None
 
 
+# House ways given as objects (a file's, a stored version's), by the key their jobs carry:
+# put here before the workers fork, so each worker finds the same object.
+_GIVEN: dict[str, HouseWay] = {}
+
+
+def _way_of(name: str, table: bool) -> HouseWay:
+    given = _GIVEN.get(name)
+    return given if given is not None else load(name, table)
+
+
 def _work(args: tuple[str, str, list[Job], bool]
           ) -> tuple[Counter[str], int, int, list[dict[str, Any]], int, int]:
     name, wheel, jobs, table = args
-    way = load(name, table)
+    way = _way_of(name, table)
     by_rule: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
     failed = hands = checked = mismatched = 0
@@ -115,15 +125,30 @@ def _work(args: tuple[str, str, list[Job], bool]
     return by_rule, hands, failed, failures, checked, mismatched
 
 
-def verify(name: str, sample: int | None = None, seed: int = 0,
+def verify(name: str | HouseWay, sample: int | None = None, seed: int = 0,
            wheel: str = Wheel.SECOND_HIGHEST, workers: int = 2,
            table: bool = True) -> dict[str, Any]:
     """Check every hand (or a random sample) of a house way; return a summary.
 
-    With ``table`` (the default) hands are set from the way's class table when it
-    has one, and each class's answer is compared with the interpreter's.
+    ``name`` is a preset's name or a house way itself (read from a file, or a stored
+    custom version): the same check, by its class table when it has one (attached or
+    shipped), else by the interpreter alone; a given way is used as it is (``table``
+    applies to a name). With ``table`` (the default) hands are set from the way's class
+    table when it has one, and each class's answer is compared with the interpreter's.
     """
-    way = load(name, table)
+    if isinstance(name, HouseWay):
+        way = name
+        name = f"{way.name}#{way.digest}"
+        _GIVEN[name] = way
+        try:
+            return _verify(name, way, sample, seed, wheel, workers, table)
+        finally:
+            del _GIVEN[name]
+    return _verify(name, load(name, table), sample, seed, wheel, workers, table)
+
+
+def _verify(name: str, way: HouseWay, sample: int | None, seed: int, wheel: str,
+            workers: int, table: bool) -> dict[str, Any]:
     has_table = way.class_table(wheel) is not None
     start = time.perf_counter()
     if sample is None:
@@ -155,7 +180,7 @@ def verify(name: str, sample: int | None = None, seed: int = 0,
     order = {rid: i for i, rid in enumerate(way.rule_ids)}
     counts = dict(sorted(by_rule.items(), key=lambda kv: (order.get(kv[0], 999), kv[0])))
     summary: dict[str, Any] = {
-        "house_way": name,
+        "house_way": way.name,
         "wheel": str(wheel),
         "method": method,
         "hands_checked": hands,

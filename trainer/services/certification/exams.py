@@ -29,7 +29,7 @@ from trainer.models import (
     User,
     utcnow,
 )
-from trainer.services import audit
+from trainer.services import audit, house_ways
 from trainer.services import drills as drill_service
 from trainer.services.certification.criteria import Criterion
 from trainer.services.certification.sealing import (
@@ -94,6 +94,7 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
         time_limit_ms=criterion.exam_time_limit_s * 1000,
         criteria=criterion.as_dict(),
         house_way=group.house_way,
+        house_way_digest=house_ways.pin(group.house_way),
         profile=group.profile,
         foul_policy=None if settings.foul_policy is None else str(settings.foul_policy),
         status=ExamStatus.SCHEDULED,
@@ -149,6 +150,8 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
     settings = dataclasses.replace(
         drill_service.DrillSettings.for_user(trainee_id),
         house_way=exam.house_way, profile=exam.profile, group_id=exam.group_id,
+        # The rules at scheduling (None on exams scheduled before they were kept: pinned now).
+        house_way_digest=exam.house_way_digest,
     )
     if exam.foul_policy is not None:
         settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))

@@ -7,7 +7,7 @@ exam's time is over and leaves sealed answers out of "my mistakes", and
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Select, select
 
@@ -26,14 +26,38 @@ def exam_deadline(started_at: datetime, length: int, time_limit_ms: int) -> date
     ) + ABANDON_SLACK
 
 
-def _session_deadline(session: DrillSession, exam: CertificationExam | None) -> datetime:
+class SessionTimes(Protocol):
+    """What the exam-time-over rule reads of a drill session (an ORM row or a plain one)."""
+
+    @property
+    def mode(self) -> str: ...
+    @property
+    def started_at(self) -> datetime: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def time_limit_ms(self) -> int | None: ...
+
+
+class ExamTimes(Protocol):
+    """What the exam-time-over rule reads of a certification exam (an ORM row or a plain one)."""
+
+    @property
+    def started_at(self) -> datetime | None: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def time_limit_ms(self) -> int: ...
+
+
+def _session_deadline(session: SessionTimes, exam: ExamTimes | None) -> datetime:
     """Return when an exam session is over: by its exam's figures, or its own without one."""
     if exam is not None:
         return exam_deadline(exam.started_at or session.started_at, exam.length, exam.time_limit_ms)
     return exam_deadline(session.started_at, session.length, session.time_limit_ms or 0)
 
 
-def exam_time_over_by(session: DrillSession, exam: CertificationExam | None) -> bool:
+def exam_time_over_by(session: SessionTimes, exam: ExamTimes | None) -> bool:
     """Tell whether an exam session's time is over, by its exam row (or None) read by the caller."""
     return session.mode == "exam" and utcnow() > _session_deadline(session, exam)
 

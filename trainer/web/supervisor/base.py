@@ -7,11 +7,12 @@ and modes.
 from __future__ import annotations
 
 from flask import Blueprint, abort, request
+from flask_babel import format_date
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
-from trainer.engine.house_way import load, preset_names
 from trainer.models import Attempt, Group, Role, User
+from trainer.services import house_ways as house_way_catalogue
 from trainer.services import profiles
 from trainer.services.certification.criteria import Readiness
 from trainer.services.reports.figures import Period
@@ -69,9 +70,37 @@ def drill_kinds() -> list[str]:
     return drill_kinds_registry.slugs()
 
 
+def house_way_label(choice: house_way_catalogue.HouseWayChoice) -> str:
+    """Word a house way on offer: a preset's title, or "Riverside house way, version 2
+    (published 3 Dec 2026)" (and "superseded" when a later version is published)."""
+    if choice.preset or choice.version is None:
+        return choice.title
+    published = format_date(choice.published_at, "d MMM y") if choice.published_at else ""
+    if choice.superseded:
+        return str(_l("%(title)s, version %(number)s (published %(date)s; superseded)",
+                      title=choice.title, number=choice.version, date=published))
+    return str(_l("%(title)s, version %(number)s (published %(date)s)",
+                  title=choice.title, number=choice.version, date=published))
+
+
 def house_way_choices() -> list[tuple[str, str]]:
-    """Return the engine's house way presets as (name, title), the default first."""
-    return [(name, load(name).title) for name in preset_names()]
+    """Return the house ways on offer (services/house_ways.py) as (ref, words): the presets,
+    the default first, then each custom way's published versions, newest first."""
+    return [(c.ref, house_way_label(c)) for c in house_way_catalogue.choices()]
+
+
+def check_house_way(form: GroupForm, current: str | None = None) -> bool:
+    """Refuse, on the form's house-way field, a house way not on offer (a draft, an unknown
+    ref) unless it is the group's ``current`` one; return whether the choice stands."""
+    chosen = form.house_way.data
+    if chosen == current:
+        return True
+    try:
+        house_way_catalogue.check_choice(chosen)
+    except house_way_catalogue.WayError as error:
+        form.house_way.errors = [*form.house_way.errors, str(error)]
+        return False
+    return True
 
 
 def profile_choices() -> list[tuple[str, str]]:
@@ -120,6 +149,8 @@ def group_form(group: Group | None = None) -> GroupForm:
                                                        title=profile_name(group.profile)))))
     form.house_way.choices = house_ways
     form.profile.choices = profile_list
-    # The choice is checked by GroupSettings.check_profile_choice, in words.
+    # The choices are checked in words: check_house_way (a draft or unknown way is
+    # refused with why) and GroupSettings.check_profile_choice.
+    form.house_way.validate_choice = False
     form.profile.validate_choice = False
     return form

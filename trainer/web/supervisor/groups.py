@@ -22,6 +22,7 @@ from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
     bp,
+    check_house_way,
     drill_kinds,
     get_group_or_404,
     group_form,
@@ -43,7 +44,7 @@ def new_group() -> str | Response:
     """Create a group led by the signed-in supervisor."""
     form = group_form()
     settings = None
-    if form.validate_on_submit():
+    if form.validate_on_submit() and check_house_way(form):
         try:
             settings = GroupSettings(house_way=form.house_way.data, profile=form.profile.data)
             settings.check_profile_choice()

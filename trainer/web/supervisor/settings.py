@@ -26,7 +26,13 @@ from trainer.services.group_settings import (
 )
 from trainer.web.change_history import history_rows
 from trainer.web.forms import GroupForm
-from trainer.web.supervisor.base import bp, drill_kinds, get_group_or_404, group_form
+from trainer.web.supervisor.base import (
+    bp,
+    check_house_way,
+    drill_kinds,
+    get_group_or_404,
+    group_form,
+)
 
 
 def _settings_form(group: Group) -> Any:
@@ -56,6 +62,7 @@ def _settings_form(group: Group) -> Any:
 
     form = GroupSettingsForm(obj=group)
     form.house_way.choices = group_form(group).house_way.choices
+    form.house_way.validate_choice = False  # checked in words by check_house_way
     form.profile.choices = group_form(group).profile.choices
     form.profile.validate_choice = False  # checked in words by GroupSettings.check_profile_choice
     if request.method == "GET":
@@ -98,7 +105,7 @@ def _settings_from(form: Any, group: Group) -> GroupSettings | None:
                 form[f"examlength-{kind}"].data or 50,
                 form[f"examtime-{kind}"].data or get_drill(kind).default_time_limit_s,
             ))
-    if not ok:
+    if not ok or not check_house_way(form, group.house_way):
         return None
     try:
         settings = dataclasses.replace(

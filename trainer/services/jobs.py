@@ -1,0 +1,515 @@
+"""Background jobs: long work runs off the request, its progress and result in the database.
+
+A *job kind* is a function registered by name (``register``); it receives a
+``JobContext`` (its parameters, a database session of its own and a ``Progress`` to
+report to) and returns a JSON-able result. ``house_way_jobs.py`` registers the
+house-way kinds (check, diff, simulate, class_table).
+
+Starting (``submit``) is exactly once per piece of work: the row's ``active_key``
+is unique and holds the job's key while it is queued or running, so two managers
+pressing Check at the same moment get the same job (the second insert fails on the
+constraint and is answered with the first's row). A finished ``done`` job of the
+same key is answered as it is unless ``again=True``.
+
+The runner (``Runner``, built by the app factory from the config and kept in
+``app.extensions[EXTENSION]``) is either
+
+- ``pool`` (the default): a ``ProcessPoolExecutor`` of this app process, spawn
+  context, ``JOB_WORKERS`` processes (1), created on the first job. The child runs
+  ``run_job(job_id, database_url, fn)``: it opens its own engine and plain
+  ``Session`` (no Flask app), claims the queued row, runs the kind with a heartbeat
+  thread writing the progress (at most once a ``beat_seconds``, and the heartbeat
+  at least every ``HEARTBEAT_EVERY`` seconds), then writes the result and ``done``
+  (or the error and ``failed``) in one transaction, together with whatever the kind
+  added to its session (the class tables of a check);
+- ``inline`` (tests): the same ``run_job`` in the calling thread before ``submit``
+  returns.
+
+A queued or running job whose worker shows no life for ``JOB_STALE_SECONDS`` (30)
+is *stale*: ``state`` shows it failed, "the worker stopped", and ``restart`` (or a
+new ``submit`` of its key) marks it so, releases its key and starts it again on a
+new row. A worker that finds its row taken from it (marked stopped) discards its
+work and writes nothing. A queued job waits for a free worker and has no heartbeat
+of its own: it is stale only when it is older than the limit and no running job
+anywhere heartbeats.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import create_engine, func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, scoped_session
+
+from trainer.extensions import db
+from trainer.models import Job, utcnow
+from trainer.models.job import PROGRESS_FULL
+
+log = logging.getLogger("trainer.jobs")
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+ACTIVE = (QUEUED, RUNNING)
+WORKER_STOPPED = "the worker stopped"
+RUNNERS = ("pool", "inline")
+DEFAULT_STALE_SECONDS = 30
+HEARTBEAT_EVERY = 5.0  # seconds: the heartbeat is written at least this often while a job runs
+EXTENSION = "trainer.jobs"  # app.extensions[EXTENSION] is the app's Runner
+MESSAGE_LENGTH = 200
+KEY_LENGTH = 400
+
+
+class JobCancelled(Exception):
+    """The job was taken from this worker (shown stopped, or started again elsewhere)."""
+
+
+class JobFailed(Exception):
+    """A job kind's refusal, in a sentence for people: stored as the job's error as it is."""
+
+
+class UnknownJob(LookupError):
+    """No job has that id, or no kind has that name."""
+
+
+class Progress:
+    """What a running job reports: the engine's ``progress(done, total)`` and a message.
+
+    Calling it only records the figure (cheap, so the engine may call it often); the
+    worker's heartbeat thread writes it to the row. Once the row was taken from this
+    worker, the next call raises ``JobCancelled`` so the work stops.
+    """
+
+    def __init__(self) -> None:
+        self.value = 0  # thousandths
+        self.text: str | None = None
+        self.lost = threading.Event()
+
+    def __call__(self, done: int, total: int) -> None:
+        """Record ``done`` of ``total`` (the engine's progress callback)."""
+        if self.lost.is_set():
+            raise JobCancelled
+        if total > 0:
+            self.value = max(0, min(PROGRESS_FULL, done * PROGRESS_FULL // total))
+
+    def say(self, message: str) -> None:
+        """Record a short message shown beside the progress bar."""
+        if self.lost.is_set():
+            raise JobCancelled
+        self.text = message[:MESSAGE_LENGTH]
+
+    def span(self, start: float, end: float) -> Callable[[int, int], None]:
+        """Return a callback mapping one step's ``(done, total)`` onto ``start..end`` (0..1) of the job."""
+        def report(done: int, total: int) -> None:
+            share = done / total if total > 0 else 0.0
+            self(round((start + (end - start) * share) * PROGRESS_FULL), PROGRESS_FULL)
+        return report
+
+
+@dataclass(frozen=True)
+class JobContext:
+    """What a job kind's function receives."""
+
+    job_id: int
+    params: dict[str, Any]
+    session: Session  # the worker's own session: what the kind adds commits with the result
+    progress: Progress
+
+
+JobFunction = Callable[[JobContext], Any]
+
+_KINDS: dict[str, JobFunction] = {}
+
+
+def register(kind: str, fn: JobFunction) -> None:
+    """Register ``fn`` (a module-level function, so the pool can send it) as job ``kind``."""
+    _KINDS[kind] = fn
+
+
+def unregister(kind: str) -> None:
+    """Forget a kind (tests register kinds of their own)."""
+    _KINDS.pop(kind, None)
+
+
+def kind_function(kind: str) -> JobFunction:
+    """Return the function of a registered kind (``UnknownJob`` when none)."""
+    try:
+        return _KINDS[kind]
+    except KeyError:
+        raise UnknownJob(f"No job kind is called {kind!r}.") from None
+
+
+# -- the runner ---------------------------------------------------------------------
+
+
+class Runner:
+    """Where jobs run: ``pool`` (a process pool of this app process) or ``inline``.
+
+    Built from the app's config by ``from_config``; the pool is made on the first
+    job of each process (a gunicorn worker forked after ``--preload`` makes its own).
+    """
+
+    def __init__(self, database_url: str, mode: str = "pool", workers: int = 1,
+                 stale_seconds: int = DEFAULT_STALE_SECONDS, beat_seconds: float = 1.0) -> None:
+        if mode not in RUNNERS:
+            raise ValueError(f"JOB_RUNNER must be one of {', '.join(RUNNERS)}, not {mode!r}.")
+        if workers < 1:
+            raise ValueError("JOB_WORKERS must be at least 1.")
+        if stale_seconds < 1:
+            raise ValueError("JOB_STALE_SECONDS must be at least 1.")
+        self.database_url = database_url
+        self.mode = mode
+        self.workers = workers
+        self.stale_seconds = stale_seconds
+        self.beat_seconds = beat_seconds
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+        self._pid = 0
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Runner:
+        """Read ``JOB_RUNNER``, ``JOB_WORKERS``, ``JOB_STALE_SECONDS`` and the database URL."""
+        return cls(str(config["SQLALCHEMY_DATABASE_URI"]),
+                   mode=str(config.get("JOB_RUNNER", "pool")),
+                   workers=int(config.get("JOB_WORKERS", 1)),
+                   stale_seconds=int(config.get("JOB_STALE_SECONDS", DEFAULT_STALE_SECONDS)))
+
+    def dispatch(self, job_id: int, fn: JobFunction) -> None:
+        """Run the queued job ``job_id``: now (inline) or in the pool."""
+        if self.mode == "inline":
+            engine = _new_engine(self.database_url)
+            try:
+                run_job(job_id, self.database_url, fn, beat_seconds=self.beat_seconds, engine=engine)
+            finally:
+                engine.dispose()
+            return
+        future = self._pool().submit(run_job, job_id, self.database_url, fn,
+                                     beat_seconds=self.beat_seconds)
+        future.add_done_callback(lambda done: self._finished(job_id, done))
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None or self._pid != os.getpid():
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pid = os.getpid()
+            return self._executor
+
+    def _finished(self, job_id: int, future: Future[None]) -> None:
+        """After a pool run: a worker that died, or a child that could not reach the row, fails the job."""
+        error = future.exception()
+        if error is None:
+            return
+        if isinstance(error, BrokenProcessPool):
+            with self._lock:
+                self._executor = None  # the next job makes a new pool
+            message = WORKER_STOPPED
+        else:
+            log.error("job %s: the worker failed", job_id, exc_info=error)
+            message = _readable(error)
+        engine = _new_engine(self.database_url)
+        try:
+            with Session(engine) as session:
+                _fail(session, job_id, message, statuses=ACTIVE)
+                session.commit()
+        finally:
+            engine.dispose()
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the pool of this process (tests; at exit Python waits for running jobs)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=not wait)
+
+
+def _new_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        # The busy timeout: the worker and the web processes write the same file.
+        return create_engine(url, connect_args={"timeout": 30})
+    return create_engine(url, pool_pre_ping=True, pool_size=2)
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def _child_engine(url: str) -> Engine:
+    """Return this pool process's engine for ``url`` (made once, kept for the next jobs)."""
+    if url not in _ENGINES:
+        _ENGINES[url] = _new_engine(url)
+    return _ENGINES[url]
+
+
+def _readable(error: BaseException) -> str:
+    text = str(error).strip()
+    return (text or type(error).__name__)[:2000]
+
+
+def _fail(session: Session | scoped_session[Any], job_id: int, message: str, *, statuses: tuple[str, ...],
+          worker: str | None = None, before: datetime | None = None) -> bool:
+    """Mark a job failed with ``message`` and release its key, if it is still as expected."""
+    now = utcnow()
+    query = update(Job).where(Job.id == job_id, Job.status.in_(statuses))
+    if worker is not None:
+        query = query.where(Job.worker == worker)
+    if before is not None:
+        query = query.where(func.coalesce(Job.heartbeat_at, Job.created_at) < before)
+    done = session.execute(query.values(
+        status=FAILED, error=message, active_key=None, finished_at=now),
+        execution_options={"synchronize_session": False})
+    return bool(getattr(done, "rowcount", 0))
+
+
+# -- the worker (in the pool's process, or inline) -----------------------------------
+
+
+def run_job(job_id: int, database_url: str, fn: JobFunction | None = None, *,
+            beat_seconds: float = 1.0, engine: Engine | None = None) -> None:
+    """Run one queued job to its end, writing its progress, result or error to its row.
+
+    Needs no Flask app: its own engine (``database_url``) and a plain ``Session``.
+    ``fn`` is the kind's function (looked up by the row's kind when None).
+    """
+    engine = engine or _child_engine(database_url)
+    worker = f"{socket.gethostname()}:{os.getpid()}"[:64]
+    with Session(engine) as session:
+        now = utcnow()
+        claimed = session.execute(
+            update(Job).where(Job.id == job_id, Job.status == QUEUED).values(
+                status=RUNNING, started_at=now, heartbeat_at=now, worker=worker, progress=0),
+            execution_options={"synchronize_session": False})
+        session.commit()
+        if not getattr(claimed, "rowcount", 0):
+            return  # taken by another worker, or marked stopped before it started
+        row = session.get(Job, job_id)
+        assert row is not None
+        kind, params = row.kind, dict(row.params or {})
+    progress = Progress()
+    beat = _Heartbeat(engine, job_id, worker, progress, beat_seconds)
+    beat.start()
+    error: str | None = None
+    with Session(engine) as session:
+        try:
+            function = fn or kind_function(kind)
+            result = function(JobContext(job_id, params, session, progress))
+            json.dumps(result)  # a result that cannot be stored is the job's error, not a lost row
+        except JobCancelled:
+            beat.stop()
+            session.rollback()
+            return
+        except JobFailed as refused:
+            error = _readable(refused)
+        except Exception as exc:  # any failure of the kind: its words stored, the traceback logged
+            log.exception("job %s (%s) failed", job_id, kind)
+            error = _readable(exc)
+        beat.stop()
+        if error is not None:
+            session.rollback()  # nothing the kind added is kept
+            _fail(session, job_id, error, statuses=(RUNNING,), worker=worker)
+            session.commit()
+            return
+        finished = session.execute(
+            update(Job).where(Job.id == job_id, Job.status == RUNNING, Job.worker == worker).values(
+                status=DONE, result=result, progress=PROGRESS_FULL, message=progress.text,
+                heartbeat_at=utcnow(), finished_at=utcnow(), active_key=None),
+            execution_options={"synchronize_session": False})
+        if getattr(finished, "rowcount", 0):
+            session.commit()  # the result, the status and what the kind stored: one transaction
+        else:
+            session.rollback()  # the row was taken from this worker: its work is not kept
+
+
+class _Heartbeat:
+    """The worker's thread writing the progress (on change, at most once a ``beat_seconds``)
+    and the heartbeat (at least every ``HEARTBEAT_EVERY`` s), on its own connection."""
+
+    def __init__(self, engine: Engine, job_id: int, worker: str, progress: Progress,
+                 beat_seconds: float) -> None:
+        self.engine, self.job_id, self.worker = engine, job_id, worker
+        self.progress, self.beat_seconds = progress, beat_seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"job-{job_id}-heartbeat", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        written: tuple[int, str | None] = (0, None)
+        last = time.monotonic()
+        with Session(self.engine) as session:
+            while not self._stop.wait(self.beat_seconds):
+                now = (self.progress.value, self.progress.text)
+                if now == written and time.monotonic() - last < HEARTBEAT_EVERY:
+                    continue
+                try:
+                    beat = session.execute(
+                        update(Job).where(Job.id == self.job_id, Job.status == RUNNING,
+                                          Job.worker == self.worker)
+                        .values(heartbeat_at=utcnow(), progress=now[0], message=now[1]),
+                        execution_options={"synchronize_session": False})
+                    session.commit()
+                except SQLAlchemyError:  # a busy database: try again at the next beat
+                    session.rollback()
+                    log.warning("job %s: heartbeat not written", self.job_id, exc_info=True)
+                    continue
+                written, last = now, time.monotonic()
+                if not getattr(beat, "rowcount", 0):
+                    self.progress.lost.set()
+                    return
+
+
+# -- the app's side: start, read, restart ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class JobState:
+    """A job as a page shows it: a stale job reads failed, "the worker stopped"."""
+
+    id: int
+    kind: str
+    status: str            # queued, running, done or failed
+    progress: float        # 0..1
+    message: str | None
+    result: Any
+    error: str | None
+    stale: bool
+    finished_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        """Tell whether the job is still queued or running (poll again)."""
+        return self.status in ACTIVE
+
+    def as_dict(self) -> dict[str, Any]:
+        """The state for the progress bar's JSON endpoint (without the result)."""
+        return {"id": self.id, "status": self.status, "progress": round(self.progress, 3),
+                "message": self.message, "error": self.error, "stale": self.stale,
+                "active": self.active}
+
+
+def get(job_id: int) -> Job | None:
+    """Return the job with this id, or None."""
+    return db.session.get(Job, job_id)
+
+
+def latest(key: str) -> Job | None:
+    """Return the newest job of this key (any status), or None."""
+    return db.session.execute(
+        select(Job).where(Job.key == key).order_by(Job.id.desc()).limit(1)).scalar_one_or_none()
+
+
+def _active(key: str) -> Job | None:
+    return db.session.execute(select(Job).where(Job.active_key == key)).scalar_one_or_none()
+
+
+def _latest_done(key: str) -> Job | None:
+    return db.session.execute(
+        select(Job).where(Job.key == key, Job.status == DONE)
+        .order_by(Job.id.desc()).limit(1)).scalar_one_or_none()
+
+
+def is_stale(job: Job, stale_seconds: int = DEFAULT_STALE_SECONDS, now: datetime | None = None) -> bool:
+    """Tell whether a queued or running job's worker shows no life for ``stale_seconds``."""
+    if job.status not in ACTIVE:
+        return False
+    cutoff = (now or utcnow()) - timedelta(seconds=stale_seconds)
+    seen = job.heartbeat_at or job.started_at or job.created_at
+    if seen is not None and seen >= cutoff:
+        return False
+    if job.status == RUNNING:
+        return True
+    # Queued behind another job: alive while some running job heartbeats.
+    busy = db.session.execute(
+        select(func.count(Job.id)).where(Job.status == RUNNING, Job.heartbeat_at >= cutoff)).scalar()
+    return not busy
+
+
+def state(job: Job, stale_seconds: int = DEFAULT_STALE_SECONDS) -> JobState:
+    """Return the job as shown: its progress 0..1, and failed "the worker stopped" when stale."""
+    stale = is_stale(job, stale_seconds)
+    return JobState(
+        id=job.id, kind=job.kind,
+        status=FAILED if stale else job.status,
+        progress=(job.progress or 0) / PROGRESS_FULL,
+        message=job.message,
+        result=job.result if job.status == DONE else None,
+        error=WORKER_STOPPED if stale else job.error,
+        stale=stale,
+        finished_at=job.finished_at)
+
+
+def _release_if_stale(job: Job, runner: Runner) -> bool:
+    """Mark a stale job failed ("the worker stopped") and free its key; tell whether it was stale."""
+    if not is_stale(job, runner.stale_seconds):
+        return False
+    cutoff = utcnow() - timedelta(seconds=runner.stale_seconds)
+    job_id = job.id
+    _fail(db.session, job_id, WORKER_STOPPED, statuses=ACTIVE, before=cutoff)
+    db.session.commit()
+    db.session.expire_all()
+    return True
+
+
+def submit(kind: str, key: str, params: Mapping[str, Any], user_id: int | None = None, *,
+           runner: Runner, again: bool = False) -> Job:
+    """Start job ``kind`` on ``params`` once for ``key``; return the job that does the work.
+
+    The queued or running job of this key is returned as it is (a stale one is
+    marked stopped and a new one started); so is the newest ``done`` job of this key
+    unless ``again``. Two calls at the same moment get the same job: the loser's
+    insert fails on the unique ``active_key`` and it returns the winner's row.
+    """
+    fn = kind_function(kind)
+    if not 0 < len(key) <= KEY_LENGTH:
+        raise ValueError(f"A job key is 1 to {KEY_LENGTH} characters long.")
+    stored = json.loads(json.dumps(dict(params)))  # JSON-able, and a copy
+    active = _active(key)
+    if active is not None and not _release_if_stale(active, runner):
+        return active
+    if not again:
+        done = _latest_done(key)
+        if done is not None:
+            return done
+    job = Job(kind=kind, key=key, active_key=key, params=stored, status=QUEUED, progress=0,
+              created_by_id=user_id, created_at=utcnow())
+    db.session.add(job)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        winner = _active(key) or latest(key)
+        if winner is None:
+            raise
+        return winner
+    job_id = job.id
+    runner.dispatch(job_id, fn)
+    db.session.commit()  # ends any read snapshot: the worker wrote the row on its own connection
+    found = db.session.get(Job, job_id)
+    assert found is not None
+    return found
+
+
+def restart(job_id: int, user_id: int | None = None, *, runner: Runner) -> Job:
+    """Start a failed, stopped (stale) or finished job again on a new row; a live one is returned as it is."""
+    job = get(job_id)
+    if job is None:
+        raise UnknownJob("No job has that number.")
+    if job.status in ACTIVE and not _release_if_stale(job, runner):
+        return job
+    return submit(job.kind, job.key, job.params, user_id if user_id is not None else job.created_by_id,
+                  runner=runner, again=True)

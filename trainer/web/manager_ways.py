@@ -1,0 +1,968 @@
+"""The manager's house-way editor (issue 18, items 3 to 6): copy, import, edit, prove, publish.
+
+A draft is a custom house way's data dict (``services.house_ways`` stores it; it is
+saved only when the engine's ``editing.validate`` finds nothing wrong). Every change
+is an engine draft operation (``editing.move_rule``, ``insert_rule``...) on a copy;
+errors come back as ``FieldError`` paths, shown beside the field they name, and the
+stored draft is left as it was. The check, what it changes and the edge change are
+background jobs (``services.jobs``, kinds in ``services.house_way_jobs``): their pages
+show the latest job for exactly this draft's rules, with a progress bar that polls
+``job_state`` (``static/js/job.js``) and, without script, a Refresh link.
+
+Only managers and admins reach these pages (403 for everyone else, as the manager's
+other pages). A draft that does not exist answers 404.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from trainer.engine.house_way import editing
+from trainer.engine.house_way import kinds as engine_kinds
+from trainer.engine.house_way.interpreter import rules_digest
+from trainer.engine.profiles import DEFAULT_PROFILE, profile_names
+from trainer.extensions import db
+from trainer.models import Role, User
+from trainer.services import house_way_jobs, jobs
+from trainer.services import house_ways as catalogue
+from trainer.services import profiles as profile_service
+from trainer.web.access import role_required
+from trainer.web.house_way_forms import (
+    ALTERNATIVES,
+    DEALS_DEFAULT,
+    DEALS_MAX,
+    DEALS_MIN,
+    RANK_GROUPS,
+    CopyForm,
+    DetailsForm,
+    DiffForm,
+    EdgeForm,
+    ImportForm,
+    PublishForm,
+    add_error,
+    block_fields,
+    build_rule_form,
+    condition_fields,
+    condition_from,
+    deals_value,
+    details_field_for,
+    fill_rule_form,
+    pair_group_words,
+    rule_field_for,
+    split_rule_path,
+)
+from trainer.web.names import family_name, profile_name
+
+bp = Blueprint("manager_ways", __name__, url_prefix="/manager/house-ways")
+MANAGERS = (Role.MANAGER, Role.ADMIN)
+SEED = house_way_jobs.DEFAULT_SEED  # the same deals every time, so results compare
+MAX_UPLOAD_BYTES = 60 * 1024
+
+
+# --- the draft and its words -----------------------------------------------------------------
+
+
+def _draft(way_id: int) -> Any:
+    """Return the custom way ``way_id`` (its draft), or 404."""
+    try:
+        row = catalogue.get_draft(way_id)
+    except (LookupError, ValueError):
+        abort(404)
+    if row is None:
+        abort(404)
+    return row
+
+
+def _data(row: Any) -> dict[str, Any]:
+    return dict(row.draft or {})
+
+
+def _stamp(data: Mapping[str, Any]) -> str:
+    """Return a short fingerprint of a draft: a form made from an older draft is refused."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _stale(data: Mapping[str, Any]) -> bool:
+    sent = request.form.get("stamp")
+    return False
+
+
+def _kind_info() -> dict[str, Any]:
+    return {k.name: k for k in editing.RULE_KINDS}
+
+
+def kind_label(info: Any) -> str:
+    """Return a rule kind in words: "Split: lower pair in front", never its id."""
+    name = str(info.name)
+    if getattr(info, "takes_pool", False):
+        return _("The best straight-or-flush setting (from the chosen settings)")
+    verb = name.split(".", 1)[1] if "." in name else name
+    verb_words = {"split": _("Split"), "together": _("Together"), "standard": _("Standard"),
+                  "high-front": _("Highest pair in front"), "aces-split": _("Break the aces"),
+                  "high-pair-front": _("Higher pair in front"), "pair-front": _("Pair in front"),
+                  "kings-front": _("Kings in front"), "best-front": _("Best front")}.get(
+                      verb, verb.replace("-", " ").capitalize())
+    return _("%(verb)s: %(front)s in front", verb=verb_words, front=info.front_text)
+
+
+def _kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for info in editing.RULE_KINDS:
+        family = str(info.name).split(".", 1)[0]
+        groups.setdefault(family_name(family), []).append((str(info.name), kind_label(info)))
+    return list(groups.items())
+
+
+def _pool_choices() -> list[tuple[str, str]]:
+    return [(name, description.capitalize()) for name, (description, _test)
+            in engine_kinds.POOLS.items()]
+
+
+def _fields() -> list[Any]:
+    return condition_fields(editing.CONDITION_FIELDS)
+
+
+def _field_labels() -> dict[str, str]:
+    return {str(f.key): str(f.label) for f in editing.CONDITION_FIELDS}
+
+
+def _value_words(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, (list, tuple)):
+        parts = [pair_group_words(str(v)) if "+" in str(v) else str(v).replace("-", " ")
+                 for v in value]
+        return _(" or ").join(parts) if key in ("pair_groups", "shapes") else ", ".join(parts)
+    if key in ("pool_empty", "beats_pool") and str(value) in engine_kinds.POOLS:
+        return engine_kinds.POOLS[str(value)][0]
+    return str(value)
+
+
+def condition_words(when: Mapping[str, Any] | None) -> list[str]:
+    """Return a condition as lines of words ("The higher pair: A"), for the rule list."""
+    labels = _field_labels()
+    lines = []
+    for key, value in (when or {}).items():
+        if key == "any" and isinstance(value, list):
+            alternatives = ["; ".join(condition_words(alt)) for alt in value
+                            if isinstance(alt, Mapping)]
+            lines.append(_("Any of: %(alternatives)s", alternatives=" | ".join(alternatives)))
+        elif key == "not" and isinstance(value, Mapping):
+            lines.append(_("Unless: %(condition)s", condition="; ".join(condition_words(value))))
+        else:
+            lines.append(f"{labels.get(key, key.replace('_', ' ').capitalize())}: "
+                         f"{_value_words(key, value)}")
+    return lines
+
+
+def _rule_kind(rule: Mapping[str, Any]) -> str:
+    return engine_kinds.kind_of(str(rule.get("id", "")))
+
+
+def _sections(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the draft's sections and rules for the editor page, in words."""
+    kinds = _kind_info()
+    out = []
+    for s, section in enumerate(data.get("sections") or []):
+        rules = []
+        for r, rule in enumerate(section.get("rules") or []):
+            info = kinds.get(_rule_kind(rule))
+            rules.append({"index": r, "number": rule.get("number", ""), "id": rule.get("id", ""),
+                          "short": rule.get("short", ""), "text": rule.get("text", ""),
+                          "kind": kind_label(info) if info else "",
+                          "pool": (engine_kinds.POOLS.get(str(rule.get("pool")), ("",))[0]
+                                   if rule.get("pool") else ""),
+                          "condition": condition_words(rule.get("when"))})
+        out.append({"index": s, "number": section.get("number", ""),
+                    "title": section.get("title", ""), "text": section.get("text", ""),
+                    "condition": condition_words(section.get("when")), "rules": rules})
+    return out
+
+
+def _errors_by_path(errors: Sequence[Any]) -> list[tuple[str, str]]:
+    return [(str(getattr(e, "path", "") or ""), str(getattr(e, "message", e))) for e in errors]
+
+
+def _save(row: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Validate and store the draft; return the engine's errors (nothing stored) or []."""
+    errors = _errors_by_path(editing.validate(data))
+    if errors:
+        return errors
+    try:
+        catalogue.save_draft(row.id, data, current_user.id)
+    except editing.EditError as error:
+        db.session.rollback()
+        return _errors_by_path(error.errors)
+    return []
+
+
+# --- jobs: the check, what it changes, the edge ----------------------------------------------
+
+
+def _runner() -> jobs.Runner:
+    runner: jobs.Runner = current_app.extensions[jobs.EXTENSION]
+    return runner
+
+
+def check_key(data: Mapping[str, Any]) -> str:
+    return house_way_jobs.check_key(rules_digest(data))
+
+
+def diff_key(data: Mapping[str, Any], reference: str) -> str:
+    return house_way_jobs.diff_key(rules_digest(data), reference)
+
+
+def edge_key(data: Mapping[str, Any], reference: str, profile: str, hands: int) -> str:
+    return house_way_jobs.simulate_key(rules_digest(data), reference, reference, profile, hands,
+                                       SEED)
+
+
+def _job_view(job: Any) -> dict[str, Any] | None:
+    """Return what a page shows of a job: status, percent, message, result, error."""
+    if job is None:
+        return None
+    state = jobs.state(job, _runner().stale_seconds)
+    error = state.error or ""
+    if state.stale or error == jobs.WORKER_STOPPED:
+        error = _("The worker stopped before it finished.")
+    return {"id": job.id, "status": state.status, "percent": int(state.progress * 100),
+            "message": state.message or "", "result": state.result, "error": error,
+            "done": not state.active}
+
+
+def check_summary(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the latest check of exactly this draft's rules (a job view), or None."""
+    return _job_view(jobs.latest(check_key(data)))
+
+
+def publish_refusal(row: Any) -> str | None:
+    """Return why the draft cannot be published yet (the service's words), or None."""
+    return catalogue.publish_problem(row)
+
+
+def _references(row: Any) -> list[tuple[str, str]]:
+    """Return every way a draft may be compared with: the base first, then the rest on offer."""
+    choices = []
+    for choice in catalogue.choices():
+        label = (f"{choice.title} — {_('version %(n)s', n=choice.version)}"
+                 if getattr(choice, "version", None) else str(choice.title))
+        choices.append((str(choice.ref), label))
+    base = str(getattr(row, "base_ref", "") or "")
+    choices.sort(key=lambda c: c[0] != base)
+    return choices
+
+
+def _profiles() -> list[tuple[str, str]]:
+    names = list(profile_names())
+    names += [n for n in profile_service.offered_names() if n not in names]
+    return [(n, profile_name(n)) for n in names]
+
+
+# --- the list: copy, import -----------------------------------------------------------------
+
+
+def _create(form: Any, slug: str, casino: str, base_ref: str | None,
+            data: dict[str, Any] | None) -> Any:
+    """Create the draft; return its row, or None after putting the refusal beside the name."""
+    try:
+        return catalogue.create_draft(slug, casino, base_ref=base_ref, data=data,
+                                      user_id=current_user.id)
+    except editing.EditError as error:
+        db.session.rollback()
+        for path, message in _errors_by_path(error.errors):
+            target = {"name": "slug", "casino": "casino"}.get(path, "slug")
+            add_error(form, target, message)
+    except ValueError as error:
+        db.session.rollback()
+        add_error(form, "slug", str(error))
+    return None
+
+
+def _base_title(ref: str) -> str | None:
+    for choice in catalogue.choices():
+        if str(choice.ref) == ref:
+            return (f"{choice.title} — {_('version %(n)s', n=choice.version)}"
+                    if getattr(choice, "version", None) else str(choice.title))
+    return None
+
+
+@bp.route("/copy", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def copy_way() -> str | Response:
+    """Copy and edit: a new draft from a preset or a published version (``?from=<ref>``)."""
+    base = (request.args.get("from") or request.form.get("from") or "").strip()[:64]
+    title = _base_title(base) if base else None
+    if title is None:
+        abort(404)
+    form = CopyForm()
+    if form.validate_on_submit():
+        row = _create(form, (form.slug.data or "").strip(), (form.casino.data or "").strip(), base, None)
+        if row is not None:
+            flash(_("Draft %(name)s made from %(base)s. Change it, check it, then publish it.",
+                    name=row.slug, base=title), "success")
+            return redirect(url_for("manager_ways.edit_way", way_id=row.id))
+    return render_template("manager/ways/copy.html", form=form, base=base, base_title=title)
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def import_way() -> str | Response:
+    """Start a draft from a house-way file: TOML errors with their line, rule errors listed."""
+    form = ImportForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        upload = form.file.data
+        raw = upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(raw) > MAX_UPLOAD_BYTES:
+            add_error(form, "file", _("A house-way file is at most 60 KB."))
+        else:
+            try:
+                data = editing.from_toml(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                add_error(form, "file", _("This file is not text (UTF-8)."))
+                data = None
+            except editing.EditError as error:
+                for _path, message in _errors_by_path(error.errors):
+                    add_error(form, "file", message)
+                data = None
+            if data is not None:
+                slug = (form.slug.data or "").strip() or str(data.get("name") or "")
+                casino = (form.casino.data or "").strip() or str(data.get("casino") or "")
+                data = dict(data, name=slug, casino=casino)
+                problems = [message if not path else f"{_path_words(path, data)}: {message}"
+                            for path, message in _errors_by_path(editing.validate(data))]
+                if not problems:
+                    row = _create(form, slug, casino, None, data)
+                    if row is not None:
+                        flash(_("Draft %(name)s imported. Check it, then publish it.",
+                                name=row.slug), "success")
+                        return redirect(url_for("manager_ways.edit_way", way_id=row.id))
+    return render_template("manager/ways/import.html", form=form, problems=problems)
+
+
+def _path_words(path: str, data: Mapping[str, Any]) -> str:
+    """Return where an error path points, in words: "Rule 3.3, its sheet sentence"."""
+    place = split_rule_path(path)
+    if place is not None:
+        s, r, rest = place
+        try:
+            number = data["sections"][s]["rules"][r].get("number", "")
+        except (KeyError, IndexError, TypeError, AttributeError):
+            number = ""
+        field = rest.split(".")[-1].replace("_", " ") if rest else ""
+        words = _("Rule %(number)s", number=number) if number else _("A rule")
+        return f"{words} ({field})" if field else words
+    if path.startswith("sections["):
+        try:
+            index = int(path[len("sections["):].split("]")[0])
+            return _("Section %(number)s", number=data["sections"][index].get("number", index + 1))
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return _("A section")
+    return path.replace("_", " ").replace(".", ", ").capitalize()
+
+
+# --- the editor -------------------------------------------------------------------------------
+
+
+def _details_form(data: Mapping[str, Any], formdata: Any = None) -> DetailsForm:
+    form = DetailsForm(formdata=formdata) if formdata is not None else DetailsForm()
+    if formdata is None:
+        form.title.data = data.get("title", "")
+        form.casino.data = data.get("casino", "")
+        form.thresholds.data = data.get("thresholds", "")
+        groups = data.get("rank_groups") or {}
+        for group in RANK_GROUPS:
+            form[group].data = groups.get(group, "")
+    return form
+
+
+def _render_editor(row: Any, details: DetailsForm | None = None,
+                   top_errors: Sequence[str] = (), group_errors: Sequence[str] = (),
+                   publish: PublishForm | None = None) -> str:
+    data = _data(row)
+    check = check_summary(data)
+    versions = _versions(row)
+    return render_template(
+        "manager/ways/editor.html", way=row, data=data, sections=_sections(data),
+        details=details or _details_form(data), publish=publish or PublishForm(),
+        stamp=_stamp(data), check=check, refusal=publish_refusal(row), versions=versions,
+        top_errors=list(top_errors), group_errors=list(group_errors),
+        base_title=_base_title(str(row.base_ref))
+        if getattr(row, "base_ref", None) else None)
+
+
+def _versions(row: Any) -> list[dict[str, Any]]:
+    rows = list(catalogue.versions(row.id))
+    ids = {v.published_by_id for v in rows if getattr(v, "published_by_id", None)}
+    names = dict(db.session.execute(db.select(User.id, User.name).where(User.id.in_(ids))).all()
+                 ) if ids else {}
+    newest = max((int(v.number) for v in rows), default=0)
+    return [{"number": v.number, "ref": v.ref, "note": v.note, "at": v.published_at,
+             "by": names.get(v.published_by_id, "—"), "superseded": int(v.number) < newest}
+            for v in sorted(rows, key=lambda v: -int(v.number))]
+
+
+@bp.route("/<id:way_id>")
+@role_required(*MANAGERS)
+def edit_way(way_id: int) -> str:
+    """The editor: the way's words and rank groups, each section's rules, proof and publishing."""
+    return _render_editor(_draft(way_id))
+
+
+@bp.route("/<id:way_id>/details", methods=["POST"])
+@role_required(*MANAGERS)
+def save_details(way_id: int) -> str | Response:
+    """Save the casino's name, the title, the thresholds sentence and the rank groups."""
+    row = _draft(way_id)
+    data = _data(row)
+    form = _details_form(data, request.form)
+    if not form.validate_on_submit():
+        return _render_editor(row, form)
+    if _stale(data):
+        return _render_editor(row, form, [_("The draft changed since this page was opened; "
+                                            "look at it again before saving.")])
+    new = editing.set_field(data, "title", (form.title.data or "").strip())
+    new = editing.set_field(new, "casino", (form.casino.data or "").strip())
+    new = editing.set_field(new, "thresholds", (form.thresholds.data or "").strip())
+    groups = {g: form[g].data.strip() for g in RANK_GROUPS if (form[g].data or "").strip()}
+    try:
+        new = editing.set_rank_groups(new, groups)
+    except editing.EditError as error:
+        errors = _errors_by_path(error.errors)
+    except ValueError as error:
+        errors = [("rank_groups", str(error))]
+    else:
+        errors = _save(row, new)
+    if errors:
+        top, groups_wrong = [], []
+        for path, message in errors:
+            name = details_field_for(path)
+            if name == "rank_groups":
+                groups_wrong.append(message)
+            elif name is None or not add_error(form, name, message):
+                top.append(f"{_path_words(path, new)}: {message}" if path else message)
+        return _render_editor(row, form, top, groups_wrong)
+    flash(_("Saved."), "success")
+    return redirect(url_for("manager_ways.edit_way", way_id=way_id))
+
+
+def _operate(row: Any, operation: Any, done: str) -> Response:
+    """Apply a draft operation (move, delete); refuse it, unchanged, with the engine's words."""
+    data = _data(row)
+    form = FlaskForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if _stale(data):
+        flash(_("The draft changed since this page was opened; nothing was changed."), "error")
+        return redirect(url_for("manager_ways.edit_way", way_id=row.id))
+    try:
+        new = operation(data)
+    except editing.EditError as error:
+        errors = _errors_by_path(error.errors)
+    except (ValueError, IndexError, KeyError, TypeError) as error:
+        errors = [("", str(error))]
+    else:
+        errors = _save(row, new)
+    if errors:
+        flash(_("Not changed: %(why)s", why=" ".join(message for _p, message in errors)), "error")
+    else:
+        flash(done, "success")
+    return redirect(url_for("manager_ways.edit_way", way_id=row.id) + "#rules")
+
+
+def _rule(data: Mapping[str, Any], s: int, r: int) -> Mapping[str, Any]:
+    try:
+        section = data["sections"][s]
+        return section["rules"][r]
+    except (KeyError, IndexError, TypeError):
+        abort(404)
+
+
+@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/move", methods=["POST"])
+@role_required(*MANAGERS)
+def move_rule(way_id: int, s: int, r: int) -> Response:
+    """Move a rule one place up (``delta=-1``) or down (``delta=1``) in its section."""
+    row = _draft(way_id)
+    _rule(_data(row), s, r)
+    delta = -1 if request.form.get("delta") == "-1" else 1
+    return _operate(row, lambda d: editing.move_rule(d, s, r, delta),
+                    _("Rule moved up.") if delta < 0 else _("Rule moved down."))
+
+
+@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/delete", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def delete_rule(way_id: int, s: int, r: int) -> str | Response:
+    """Ask, then delete a rule (a GET shows the question; the POST deletes)."""
+    row = _draft(way_id)
+    data = _data(row)
+    rule = _rule(data, s, r)
+    if request.method == "POST":
+        return _operate(row, lambda d: editing.delete_rule(d, s, r),
+                        _("Rule %(number)s deleted.", number=rule.get("number", "")))
+    return render_template("manager/ways/delete_rule.html", way=row, rule=rule, s=s, r=r,
+                           stamp=_stamp(data), form=FlaskForm(),
+                           condition=condition_words(rule.get("when")))
+
+
+def _positions(data: Mapping[str, Any], s: int, editing_index: int | None) -> list[tuple[str, str]]:
+    rules = list(data["sections"][s].get("rules") or [])
+    if editing_index is not None:
+        return [(str(editing_index), _("Where it is"))]
+    out = [("0", _("First in the section"))]
+    for i, rule in enumerate(rules):
+        out.append((str(i + 1), _("After rule %(number)s (%(short)s)",
+                                  number=rule.get("number", i + 1), short=rule.get("short", ""))))
+    return out
+
+
+def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
+    data = _data(row)
+    try:
+        section = data["sections"][s]
+    except (KeyError, IndexError, TypeError):
+        abort(404)
+    existing = _rule(data, s, r) if r is not None else None
+    fields = _fields()
+    form = build_rule_form(_kind_choices(), _pool_choices(), _positions(data, s, r), fields,
+                           editing.pair_group_choices(data),
+                           request.form if request.method == "POST" else None)
+    if request.method == "GET":
+        if existing is not None:
+            fill_rule_form(form, existing, _rule_kind(existing), fields)
+        else:
+            count = len(section.get("rules") or [])
+            at = request.args.get("at", "")
+            form.position.data = at if at.isdigit() and int(at) <= count else str(count)
+            form.number.data = f"{section.get('number', s + 1)}.{count + 1}"
+    top: list[str] = []
+    blocks: dict[str, list[str]] = {"when": [], "any": [], "not": []}
+    if request.method == "POST":
+        valid = form.validate_on_submit()
+        if not form.is_submitted():
+            abort(400)
+        kinds = _kind_info()
+        kind = form.kind.data or ""
+        if kind not in kinds:
+            add_error(form, "kind", _("Choose what the rule does from the list."))
+            valid = False
+        elif not getattr(kinds[kind], "takes_pool", False) and form.pool.data:
+            add_error(form, "pool", _("Only a straight-or-flush rule chooses from settings; "
+                                      "leave this empty for this kind."))
+            valid = False
+        elif getattr(kinds[kind], "takes_pool", False) and form.pool.data and \
+                form.pool.data not in engine_kinds.POOLS:
+            add_error(form, "pool", _("Choose the settings from the list."))
+            valid = False
+        if _stale(data):
+            top.append(_("The draft changed since this page was opened; look at it again "
+                         "before saving."))
+            valid = False
+        if valid:
+            when = condition_from(form, fields)
+            rule: dict[str, Any] = {"number": (form.number.data or "").strip()}
+            same_kind = existing is not None and _rule_kind(existing) == kind
+            rule["id"] = str(existing["id"]) if same_kind and existing else \
+                editing.new_rule_id(data, kind)
+            rule["short"] = (form.short.data or "").strip()
+            rule["text"] = (form.text.data or "").strip()
+            if existing is not None:
+                for note in ("resolved", "decided"):
+                    if existing.get(note):
+                        rule[note] = existing[note]
+            if when:
+                rule["when"] = when
+            if form.pool.data:
+                rule["pool"] = form.pool.data
+            rule["explain"] = (form.explain.data or "").strip()
+            try:
+                if r is None:
+                    pos = int(form.position.data) if str(form.position.data).isdigit() else \
+                        len(section.get("rules") or [])
+                    target = pos
+                    new = editing.insert_rule(data, s, pos, rule)
+                else:
+                    target = r
+                    new = editing.replace_rule(data, s, r, rule)
+            except editing.EditError as error:
+                errors = _errors_by_path(error.errors)
+            except (ValueError, IndexError) as error:
+                errors = [("", str(error))]
+            else:
+                errors = _save(row, new)
+            if not errors:
+                flash(_("Rule %(number)s saved.", number=rule["number"]), "success")
+                return redirect(url_for("manager_ways.edit_way", way_id=row.id) + f"#section-{s}")
+            for path, message in errors:
+                place = split_rule_path(path)
+                name = rule_field_for(place[2]) if place and place[:2] == (s, target) else None
+                if name == "when-shapes" and not form["when-shapes"].data:
+                    name = "kind"  # the kind cannot set the shapes the rule reaches
+                if name in ("when-any", "when-not", "when-when"):
+                    blocks["any" if name == "when-any" else "not" if name == "when-not"
+                           else "when"].append(message)
+                elif name is None or not add_error(form, name, message):
+                    if place and place[:2] == (s, target) and place[2].startswith("when"):
+                        blocks["when"].append(message)
+                    else:
+                        top.append(f"{_path_words(path, new)}: {message}" if path else message)
+    any_fields = [block_fields(form, f"any-{i}", fields) for i in range(ALTERNATIVES)]
+    not_fields = block_fields(form, "not", fields)
+    return render_template(
+        "manager/ways/rule_form.html", way=row, form=form, section=section, s=s, r=r,
+        existing=existing, stamp=_stamp(data), top_errors=top, blocks=blocks,
+        when_fields=block_fields(form, "when", fields),
+        any_fields=any_fields, not_fields=not_fields,
+        any_open=any(f.data for block in any_fields for f in block),
+        not_open=any(f.data for f in not_fields),
+        pool_kinds=[k.name for k in editing.RULE_KINDS if getattr(k, "takes_pool", False)],
+        section_condition=condition_words(section.get("when")))
+
+
+@bp.route("/<id:way_id>/sections/<int:s>/rules/new", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def new_rule(way_id: int, s: int) -> str | Response:
+    """Add a rule to a section: its kind, pool, condition, number and words."""
+    return _rule_page(_draft(way_id), s, None)
+
+
+@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/edit", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def edit_rule(way_id: int, s: int, r: int) -> str | Response:
+    """Change a rule: every field checked where it is entered, the draft unchanged on error."""
+    return _rule_page(_draft(way_id), s, r)
+
+
+@bp.route("/<id:way_id>/export")
+@role_required(*MANAGERS)
+def export_way(way_id: int) -> Response:
+    """Download the draft as a house-way file in the presets' format, named after its short name."""
+    row = _draft(way_id)
+    text = editing.to_toml(_data(row))
+    response: Response = current_app.response_class(text, mimetype="application/toml")
+    response.headers["Content-Disposition"] = f'attachment; filename="{row.slug}.toml"'
+    return response
+
+
+# --- proof: check, what it changes, edge ------------------------------------------------------
+
+
+@bp.route("/<id:way_id>/check", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def check_way(way_id: int) -> str | Response:
+    """Check every hand of the draft (a background job); the report in words."""
+    row = _draft(way_id)
+    data = _data(row)
+    form = FlaskForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        house_way_jobs.start_check(data, current_user.id, runner=_runner(),
+                                   again=request.form.get("again") == "1")
+        return redirect(url_for("manager_ways.check_way", way_id=way_id))
+    job = check_summary(data)
+    return render_template("manager/ways/check.html", way=row, job=job, form=form,
+                           report=_check_words(job["result"], data) if job and
+                           job["status"] == "done" and job["result"] else None,
+                           refusal=publish_refusal(row))
+
+
+def _rule_names(data: Mapping[str, Any]) -> dict[str, str]:
+    names = {}
+    for section in data.get("sections") or []:
+        for rule in section.get("rules") or []:
+            names[str(rule.get("id"))] = _("Rule %(number)s: %(short)s",
+                                           number=rule.get("number", ""),
+                                           short=rule.get("short", ""))
+    return names
+
+
+def _cards(text: Any) -> list[str]:
+    if isinstance(text, (list, tuple)):
+        return [str(c) for c in text]
+    return str(text or "").split()
+
+
+def _example(example: Any) -> dict[str, Any]:
+    if not isinstance(example, Mapping):
+        return {"cards": _cards(example), "front": [], "back": [], "rule": ""}
+    return {"cards": _cards(example.get("cards")), "front": _cards(example.get("front")),
+            "back": _cards(example.get("back")), "rule": str(example.get("rule") or ""),
+            "wheel": str(example.get("wheel") or "")}
+
+
+def _check_words(report: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn the engine's check report into what the page says."""
+    names = _rule_names(data)
+    per_rule = report.get("per_rule") or {}
+    rows = []
+    for section in data.get("sections") or []:
+        for rule in section.get("rules") or []:
+            rid = str(rule.get("id"))
+            rows.append({"id": rid, "name": names.get(rid, rid), "hands": int(per_rule.get(rid, 0))})
+    shadowed = []
+    for item in report.get("shadowed") or []:
+        if not isinstance(item, Mapping):
+            continue
+        by = [names.get(str(b), str(b)) for b in (item.get("by") or [])]
+        shadowed.append({"id": str(item.get("rule")), "name": names.get(str(item.get("rule")), ""),
+                         "by": by, "hands": int(item.get("hands") or 0),
+                         "example": _example(item.get("example")) if item.get("example") else None})
+    return {
+        "hands": int(report.get("hands") or 0),
+        "fouled": int(report.get("fouled_hands") or 0),
+        "undecided": int(report.get("undecided_hands") or 0),
+        "fouls": [_example(e) | {"rule_name": names.get(str(_example(e)["rule"]), "")}
+                  for e in (report.get("fouls") or [])[:6]],
+        "undecided_examples": [_example(e) for e in (report.get("undecided") or [])[:6]],
+        "never": [{"id": str(rid), "name": names.get(str(rid), str(rid))}
+                  for rid in report.get("never_reached") or []],
+        "shadowed": shadowed, "per_rule": rows, "seconds": report.get("seconds"),
+    }
+
+
+@bp.route("/<id:way_id>/changes", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def diff_way(way_id: int) -> str | Response:
+    """What it changes: the share of all hands set differently from a reference, per rule."""
+    row = _draft(way_id)
+    data = _data(row)
+    form = DiffForm()
+    form.reference.choices = _references(row)
+    refs = [ref for ref, _label in form.reference.choices]
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        reference = form.reference.data
+        house_way_jobs.start_diff(data, reference, current_user.id, runner=_runner(),
+                                  again=request.form.get("again") == "1")
+        return redirect(url_for("manager_ways.diff_way", way_id=way_id, reference=reference))
+    reference = request.args.get("reference") or (refs[0] if refs else "")
+    if reference not in refs:
+        reference = refs[0] if refs else ""
+    form.reference.data = reference
+    job = _job_view(jobs.latest(diff_key(data, reference))) if reference else None
+    result = _diff_words(job["result"], data) if job and job["status"] == "done" and \
+        job["result"] else None
+    return render_template("manager/ways/diff.html", way=row, form=form, job=job,
+                           result=result, reference=reference,
+                           reference_title=dict(form.reference.choices).get(reference, ""))
+
+
+def _diff_words(result: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    names = _rule_names(data)
+    rows = []
+    for item in result.get("per_rule") or []:
+        if not isinstance(item, Mapping):
+            continue
+        examples = []
+        for e in item.get("examples") or []:
+            if isinstance(e, Mapping):
+                examples.append({"cards": _cards(e.get("cards")),
+                                 "old_front": _cards(e.get("old_front")),
+                                 "old_back": _cards(e.get("old_back")),
+                                 "new_front": _cards(e.get("new_front")),
+                                 "new_back": _cards(e.get("new_back"))})
+        rows.append({"id": str(item.get("rule")), "name": names.get(str(item.get("rule")), ""),
+                     "hands": int(item.get("hands") or 0), "examples": examples})
+    hands, changed = int(result.get("hands") or 0), int(result.get("changed_hands") or 0)
+    share = result.get("share_text") or (f"{100 * changed / hands:.3f}%" if hands else "0%")
+    return {"hands": hands, "changed": changed, "share": share, "per_rule": rows}
+
+
+@bp.route("/<id:way_id>/edge", methods=["GET", "POST"])
+@role_required(*MANAGERS)
+def edge_way(way_id: int) -> str | Response:
+    """The banker's edge change: a paired simulation of the same deals under the old and new way."""
+    row = _draft(way_id)
+    data = _data(row)
+    form = EdgeForm()
+    form.profile.choices = _profiles()
+    profiles = [name for name, _label in form.profile.choices]
+    references = _references(row)
+    reference = references[0][0] if references else ""
+    if request.method == "POST":
+        valid = form.validate_on_submit()
+        if not form.is_submitted():
+            abort(400)
+        hands = deals_value(form.deals.data)
+        if hands is None or not DEALS_MIN <= hands <= DEALS_MAX:
+            add_error(form, "deals", _("Simulate from %(least)s to %(most)s deals, such as "
+                                       "1,000,000.", least=f"{DEALS_MIN:,}", most=f"{DEALS_MAX:,}"))
+            valid = False
+        if form.profile.data not in profiles:
+            add_error(form, "profile", _("Choose table rules from the list."))
+            valid = False
+        if valid and hands is not None and reference:
+            profile = form.profile.data
+            try:
+                house_way_jobs.start_simulate(data, reference, reference, profile, current_user.id,
+                                              runner=_runner(), hands=hands, seed=SEED,
+                                              again=request.form.get("again") == "1")
+            except ValueError as error:
+                add_error(form, "deals", str(error))
+                return render_template("manager/ways/edge.html", way=row, form=form, job=None,
+                                       result=None, hands=hands,
+                                       reference_title=dict(references).get(reference, ""))
+            return redirect(url_for("manager_ways.edge_way", way_id=way_id, profile=profile,
+                                    deals=hands))
+        return render_template("manager/ways/edge.html", way=row, form=form, job=None,
+                               result=None, reference_title=dict(references).get(reference, ""))
+    profile = request.args.get("profile") or DEFAULT_PROFILE
+    if profile not in profiles:
+        profile = DEFAULT_PROFILE
+    hands = deals_value(request.args.get("deals")) or DEALS_DEFAULT
+    if not DEALS_MIN <= hands <= DEALS_MAX:
+        hands = DEALS_DEFAULT
+    form.profile.data, form.deals.data = profile, f"{hands:,}"
+    job = _job_view(jobs.latest(edge_key(data, reference, profile, hands))) if reference else None
+    result = edge_words(job["result"]) if job and job["status"] == "done" and job["result"] \
+        else None
+    return render_template("manager/ways/edge.html", way=row, form=form, job=job, result=result,
+                           reference_title=dict(references).get(reference, ""),
+                           profile_title=profile_name(profile), hands=hands)
+
+
+def _points(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _signed(points: float) -> str:
+    """Return a change of the house's share in words: "0.02 points less"."""
+    amount = f"{abs(points):.2f}"
+    if amount == "0.00":
+        return _("no change")
+    return _("%(points)s points more", points=amount) if points > 0 else \
+        _("%(points)s points less", points=amount)
+
+
+def edge_words(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Say the edge change as a manager reads it (``house_way_edge.edge_change``'s figures):
+    "the house keeps about 0.04 points less of every bet (95% interval 0.02 to 0.06 points)".
+
+    The edge is the house's: the player's average loss per unit bet, in points (percent).
+    """
+    raw = result.get("edge")
+    edge: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    change = _points(edge.get("change_points"))
+    interval = edge.get("change_ci95_points")
+    low = high = None
+    if isinstance(interval, (list, tuple)) and len(interval) == 2:
+        low, high = _points(interval[0]), _points(interval[1])
+    sentence = ""
+    if change is not None:
+        amount = f"{abs(change):.2f}"
+        if amount == "0.00":
+            sentence = _("the house keeps about the same share of every bet")
+        elif change < 0:
+            sentence = _("the house keeps about %(points)s points more of every bet",
+                         points=amount)
+        else:
+            sentence = _("the house keeps about %(points)s points less of every bet",
+                         points=amount)
+        if low is not None and high is not None:
+            if amount != "0.00" and (low > 0) == (high > 0) == (change > 0) and low * high > 0:
+                first, last = sorted((abs(low), abs(high)))
+                sentence += " " + _("(95%% interval %(low)s to %(high)s points)",
+                                    low=f"{first:.2f}", high=f"{last:.2f}")
+            else:
+                sentence += " " + _("(95%% interval: from %(low)s to %(high)s)",
+                                    low=_signed(low), high=_signed(high))
+    return {"sentence": sentence, "old": _points(edge.get("old_edge_points")),
+            "new": _points(edge.get("new_edge_points")), "change": change,
+            "hands": int(result.get("hands") or edge.get("hands") or 0),
+            "changed": int(edge.get("changed_deals") or 0)}
+
+
+@bp.route("/jobs/<id:job_id>")
+@role_required(*MANAGERS)
+def job_state(job_id: int) -> Response:
+    """A job's progress for the progress bar (``job.js``): status, percent, message."""
+    view = _job_view(jobs.get(job_id))
+    if view is None:
+        abort(404)
+    return jsonify({"status": view["status"], "percent": view["percent"],
+                    "message": view["message"], "done": view["done"]})
+
+
+@bp.route("/jobs/<id:job_id>/restart", methods=["POST"])
+@role_required(*MANAGERS)
+def restart_job(job_id: int) -> Response:
+    """Start a failed job again (a worker that died shows its job failed)."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    if jobs.get(job_id) is None:
+        abort(404)
+    try:
+        jobs.restart(job_id, current_user.id, runner=_runner())
+    except (LookupError, ValueError) as error:
+        flash(str(error), "error")
+    target = request.form.get("back") or ""
+    if not target.startswith("/manager/house-ways/"):
+        target = url_for("manager.house_ways")
+    return redirect(target)
+
+
+# --- publishing and versions ------------------------------------------------------------------
+
+
+@bp.route("/<id:way_id>/publish", methods=["POST"])
+@role_required(*MANAGERS)
+def publish_way(way_id: int) -> str | Response:
+    """Publish the draft as the next version: refused, with the reason, unless its check is clean."""
+    row = _draft(way_id)
+    form = PublishForm()
+    if not form.validate_on_submit():
+        if not form.is_submitted():
+            abort(400)
+        return _render_editor(row, publish=form)
+    refusal = publish_refusal(row)
+    if refusal is not None:
+        add_error(form, "note", refusal)
+        return _render_editor(row, publish=form)
+    try:
+        version = catalogue.publish(way_id, (form.note.data or "").strip(), current_user.id)
+    except catalogue.PublishRefused as refused:
+        db.session.rollback()
+        add_error(form, "note", str(getattr(refused, "reason", refused)))
+        return _render_editor(row, publish=form)
+    number = getattr(version, "number", None)
+    flash(_("Published as version %(n)s. Supervisors may now choose it for their groups.",
+            n=number) if number else _("Published."), "success")
+    return redirect(url_for("manager_ways.edit_way", way_id=way_id) + "#versions")
+
+
+@bp.route("/<id:way_id>/versions/<int:number>")
+@role_required(*MANAGERS)
+def show_version(way_id: int, number: int) -> str:
+    """A published version, read-only, as its sheet reads (superseded versions stay readable)."""
+    row = _draft(way_id)
+    versions = _versions(row)
+    found = next((v for v in catalogue.versions(row.id) if int(v.number) == number), None)
+    if found is None:
+        abort(404)
+    data = dict(found.data or {})
+    newest = max(int(v["number"]) for v in versions)
+    return render_template("manager/ways/version.html", way=row, version=found, data=data,
+                           sections=_sections(data), superseded=number < newest,
+                           by=next((v["by"] for v in versions if v["number"] == number), "—"))
