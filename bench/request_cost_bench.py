@@ -6,7 +6,9 @@ request is timed around the test client's call (the WSGI app, the database and
 the template; no network), and its SQL statements are counted as
 tests/web/test_request_cost.py counts them. ``/healthz`` is timed the same way
 as a floor. The right answer is worked out outside the timing. Prints the
-median and p95 in ms of wall time and of this thread's CPU time (the app's own
+median and p95 in ms of wall time and of this thread's CPU time, around the
+test client's call and around the WSGI app alone (the server time: the test
+client's own work is the client's) (the app's own
 work, without the fsync of the commit or PostgreSQL's server), the statements per
 request and the load average.
 Figures go in docs/operations.md ("Cost of a question and an answer").
@@ -68,6 +70,25 @@ def main() -> None:
         statements[0] += 1
 
     event.listen(engine, "before_cursor_execute", count)
+    # Server time: from the WSGI call until its response body is complete and closed,
+    # measured around the app itself, so the test client's own work (building the
+    # environ, the cookie jar, wrapping the response) is not counted as the server's.
+    server = [0.0, 0.0]
+    inner = app.wsgi_app
+
+    def server_timed(environ: Any, start_response: Any) -> list[bytes]:
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        body = inner(environ, start_response)
+        try:
+            chunks = list(body)
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        server[:] = [(time.perf_counter() - start) * 1000, (time.thread_time() - start_cpu) * 1000]
+        return chunks
+
+    app.wsgi_app = server_timed  # type: ignore[method-assign]
     client = app.test_client()
     page = client.get("/auth/login").get_data(as_text=True)
     token = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
@@ -88,6 +109,8 @@ def main() -> None:
         return {"front": key["front"]}
 
     cpu: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
+    served: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
+    served_cpu: dict[str, list[float]] = {"question": [], "answer": [], "healthz": []}
     last_cpu = [0.0]
 
     def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[float, int, Any]:
@@ -111,6 +134,8 @@ def main() -> None:
         if i >= WARMUP:
             times["question"].append(ms)
             cpu["question"].append(last_cpu[0])
+            served["question"].append(server[0])
+            served_cpu["question"].append(server[1])
             counts["question"].add(n)
         answer = right(session_id, body["position"])
         ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/answer",
@@ -120,17 +145,23 @@ def main() -> None:
         if i >= WARMUP:
             times["answer"].append(ms)
             cpu["answer"].append(last_cpu[0])
+            served["answer"].append(server[0])
+            served_cpu["answer"].append(server[1])
             counts["answer"].add(n)
         ms, n, response = timed(client.get, "/healthz")
         if i >= WARMUP:
             times["healthz"].append(ms)
             cpu["healthz"].append(last_cpu[0])
+            served["healthz"].append(server[0])
+            served_cpu["healthz"].append(server[1])
     print(f"database: {engine.dialect.name}; {pairs} question+answer pairs after {WARMUP} warm-up")
     for name, values in times.items():
         sql = f", SQL statements {sorted(counts[name])}" if name in counts else ""
         print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}; "
               f"CPU of this process {_median_p95(cpu[name])} (the rest is waiting: "
               "the commit's fsync, and on PostgreSQL the server)")
+        print(f"  {'':9s} server time (the WSGI app alone) {_median_p95(served[name])}; "
+              f"its CPU {_median_p95(served_cpu[name])}")
     print(f"  loadavg before {load_before}, after {_loadavg()}")
     with app.app_context():
         db.session.remove()

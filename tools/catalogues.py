@@ -7,7 +7,7 @@ Run it after marking or changing a message (docs/languages.md, "Catalogues"):
 
 It extracts every message of the code, the templates and the page scripts (``babel.cfg``)
 into ``translations/messages.pot``, merges it into ``translations/<lang>/LC_MESSAGES/
-messages.po`` for each of ``LANGUAGES`` (creating a missing catalogue, with empty
+messages.po`` for each of ``LANGUAGES`` (pt, es, it, ru; creating a missing catalogue, with empty
 translations and the header flag ``# X-Trainer-Complete: no``), compiles each ``.mo``
 (committed beside its ``.po``), and writes the pseudo-locale's catalogue
 (``PSEUDO_LOCALE``, never committed: ``translations/en_001`` is ignored by git).
@@ -34,11 +34,15 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from trainer.services.languages import DEFAULT_LANGUAGE as SOURCE_LANGUAGE
+from trainer.services.languages import LANGUAGES as ALL_LANGUAGES
+
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "translations"
 HOUSE_WAYS = ROOT / "trainer" / "engine" / "house_way" / "presets"
-# The four languages whose catalogues must be complete (English is the source language).
-LANGUAGES = ("pt", "es", "it", "ru")
+# The languages whose catalogues must be complete: the trainer's (services/languages.py)
+# but English, the source language.
+LANGUAGES = tuple(code for code in ALL_LANGUAGES if code != SOURCE_LANGUAGE)
 # The pseudo-locale: every translation is the English wrapped in OPEN/CLOSE with its
 # letters accented. Babel's locale data has no en_XA, so the code is en_001 ("English
 # (world)"): a locale Babel knows, that no reader is offered, with English numbers.
@@ -48,6 +52,9 @@ OPEN, CLOSE = "\u27e6", "\u27e7"  # ⟦ ⟧
 INCOMPLETE_FLAG = "# X-Trainer-Complete: no"
 KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None, "lazy_ngettext": (1, 2),
+    "upgettext": ((1, "c"), 2),
+    # The web's fast helpers around the request's translations (web/verdict.py, web/filters.py).
+    "_t": None, "_translated": None,
     "lazy_pgettext": ((1, "c"), 2),
 }
 PROJECT = "Pai Gow Trainer"

@@ -115,11 +115,20 @@ def configure_request_limits(app: Flask) -> None:
     limits.register(app)
 
 
+# The pseudo-locale (tools/catalogues.py, docs/languages.md "Catalogues"): with the config
+# PSEUDO_LOCALE set (TRAINER_PSEUDO_LOCALE=1), every page reads it, to find unmarked words.
+PSEUDO_LOCALE = "en_001"
+
+
 def _select_locale() -> str | None:
     """Pick the page's language: the reader's, the installation's, the browser's, English
     (``trainer/web/languages.py``)."""
+    from flask import current_app
+
     from trainer.web.languages import select_locale
 
+    if current_app.config.get("PSEUDO_LOCALE"):
+        return PSEUDO_LOCALE
     return select_locale()
 
 

@@ -120,6 +120,11 @@ def test_a_manager_writes_checks_and_publishes_a_way_a_trainee_then_trains_on(
     page.click(".way-nav a:has-text('Check')")
     page.click("button:has-text('Check this draft')")
     page.wait_for_selector("[data-job-url] progress, #check-report")
+    # job.js moves the bar from the job's JSON state, then reloads the page at the end.
+    page.wait_for_function(
+        "() => !!document.querySelector('#check-report')"
+        " || (document.querySelector('[data-job-url] progress') || {}).value > 0",
+        timeout=CHECK_TIMEOUT_MS)
     if page.locator("[data-job-url]").count():
         shots(page, "check-running")
     page.wait_for_selector("#check-report", timeout=CHECK_TIMEOUT_MS)

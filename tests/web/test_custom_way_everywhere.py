@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+import os
 import re
 import threading
 import tomllib
@@ -254,6 +255,14 @@ def test_the_pdf_prints_the_casino_and_the_version_and_is_cached_by_the_ways_dig
     # Version 1's sheet now says it is superseded: its key changed, so it prints anew.
     signed_in.get(f"/house-way/{REF}/pdf")
     assert len(printed) == 3 and "superseded by a later version" in html.unescape(printed[2])
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="no Chromium here")
+def test_the_custom_sheet_prints_on_at_most_two_pages(signed_in: FlaskClient) -> None:
+    response = signed_in.get(f"/house-way/{REF}/pdf?paper=a4")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", response.data))
+    assert 1 <= pages <= 2
 
 
 # --- the drills, the round drill, the player's game, an exam -----------------------------

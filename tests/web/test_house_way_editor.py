@@ -276,13 +276,13 @@ def test_a_rule_moves_down_and_up_in_its_section(app, boss, way_id):
     s = two_pair(data)
     ids = rule_ids(data, s)
     stamp = page_stamp(boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
-    response = post_form(boss, f"{BASE}/{way_id}/sections/{s}/rules/2/move",
+    response = post_form(boss, f"{BASE}/{way_id}/sections/{s + 1}/rules/3/move",
                          {"delta": "1", "stamp": stamp})
     assert response.status_code == 302
     moved = rule_ids(draft(app, way_id), s)
     assert moved == [*ids[:2], ids[3], ids[2], *ids[4:]]
     stamp = page_stamp(boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
-    post_form(boss, f"{BASE}/{way_id}/sections/{s}/rules/3/move", {"delta": "-1", "stamp": stamp})
+    post_form(boss, f"{BASE}/{way_id}/sections/{s + 1}/rules/4/move", {"delta": "-1", "stamp": stamp})
     assert rule_ids(draft(app, way_id), s) == ids
 
 
@@ -290,7 +290,7 @@ def test_moving_past_the_end_changes_nothing(app, boss, way_id):
     data = draft(app, way_id)
     s = two_pair(data)
     last = len(data["sections"][s]["rules"]) - 1
-    response = post_form(boss, f"{BASE}/{way_id}/sections/{s}/rules/{last}/move", {"delta": "1"})
+    response = post_form(boss, f"{BASE}/{way_id}/sections/{s + 1}/rules/{last + 1}/move", {"delta": "1"})
     assert response.status_code == 302
     assert draft(app, way_id) == data
     assert "Not changed" in text_of(boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
@@ -299,11 +299,11 @@ def test_moving_past_the_end_changes_nothing(app, boss, way_id):
 def test_delete_asks_first_then_deletes(app, boss, way_id):
     data = draft(app, way_id)
     s = two_pair(data)
-    question = boss.get(f"{BASE}/{way_id}/sections/{s}/rules/2/delete")
+    question = boss.get(f"{BASE}/{way_id}/sections/{s + 1}/rules/3/delete")
     assert question.status_code == 200
     assert "Delete rule 3.3?" in text_of(question.get_data(as_text=True))
     assert draft(app, way_id) == data
-    response = post_form(boss, f"{BASE}/{way_id}/sections/{s}/rules/2/delete",
+    response = post_form(boss, f"{BASE}/{way_id}/sections/{s + 1}/rules/3/delete",
                          {"stamp": page_stamp(question.get_data(as_text=True))})
     assert response.status_code == 302
     assert rule_ids(draft(app, way_id), s) == [r for i, r in enumerate(rule_ids(data, s)) if i != 2]
@@ -312,7 +312,7 @@ def test_delete_asks_first_then_deletes(app, boss, way_id):
 def test_deleting_a_sections_only_rule_is_refused_and_changes_nothing(app, boss, way_id):
     data = draft(app, way_id)
     assert len(data["sections"][0]["rules"]) == 1
-    post_form(boss, f"{BASE}/{way_id}/sections/0/rules/0/delete")
+    post_form(boss, f"{BASE}/{way_id}/sections/1/rules/1/delete")
     assert draft(app, way_id) == data
     page = text_of(boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
     assert "Not changed" in page and "no rules" in page
@@ -329,7 +329,7 @@ NEW_RULE = {"kind": "two-pair.split", "pool": "", "number": "3.3a",
 def test_a_rule_is_added_where_chosen_with_an_id_nobody_typed(app, boss, way_id):
     data = draft(app, way_id)
     s = two_pair(data)
-    path = f"{BASE}/{way_id}/sections/{s}/rules/new?at=3"
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/new?at=3"
     form = rule_form(boss, path) | NEW_RULE
     assert form["position"] == "3"
     response = post_form(boss, path, form)
@@ -346,7 +346,7 @@ def test_a_rule_is_added_where_chosen_with_an_id_nobody_typed(app, boss, way_id)
 def test_a_rule_is_edited_and_keeps_its_id(app, boss, way_id):
     data = draft(app, way_id)
     s = two_pair(data)
-    path = f"{BASE}/{way_id}/sections/{s}/rules/2/edit"
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/3/edit"
     form = rule_form(boss, path)
     assert form["when-pair_groups"] == ["low+high", "medium+medium"] and form["when-ace"] == "yes"
     form["when-pair_groups"] = ["low+high"]
@@ -378,7 +378,7 @@ def test_a_rule_is_edited_and_keeps_its_id(app, boss, way_id):
 def test_each_rule_field_says_what_is_wrong_beside_it(app, boss, way_id, changes, field):
     before = draft(app, way_id)
     s = two_pair(before)
-    path = f"{BASE}/{way_id}/sections/{s}/rules/2/edit"
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/3/edit"
     response = post_form(boss, path, rule_form(boss, path) | changes)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
@@ -390,7 +390,7 @@ def test_each_rule_field_says_what_is_wrong_beside_it(app, boss, way_id, changes
 def test_a_condition_that_can_never_hold_is_refused(app, boss, way_id):
     before = draft(app, way_id)
     s = two_pair(before)
-    path = f"{BASE}/{way_id}/sections/{s}/rules/2/edit"
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/3/edit"
     # No two-pair hand has a higher pair of deuces: the rule could never apply.
     response = post_form(boss, path, rule_form(boss, path) | {"when-high_pair": "2"})
     assert response.status_code == 200
@@ -399,11 +399,11 @@ def test_a_condition_that_can_never_hold_is_refused(app, boss, way_id):
 
 
 def test_rule_pages_of_missing_sections_or_rules_are_404(boss, way_id):
-    for path in (f"{BASE}/{way_id}/sections/99/rules/new", f"{BASE}/{way_id}/sections/2/rules/99/edit",
-                 f"{BASE}/{way_id}/sections/2/rules/99/delete", f"{BASE}/999999/sections/0/rules/new",
-                 f"{BASE}/{way_id}/sections/99999999999/rules/0/edit", f"{BASE}/0"):
+    for path in (f"{BASE}/{way_id}/sections/100/rules/new", f"{BASE}/{way_id}/sections/3/rules/100/edit",
+                 f"{BASE}/{way_id}/sections/3/rules/100/delete", f"{BASE}/999999/sections/1/rules/new",
+                 f"{BASE}/{way_id}/sections/100000000000/rules/1/edit", f"{BASE}/0"):
         assert boss.get(path).status_code == 404, path
-    assert post_form(boss, f"{BASE}/{way_id}/sections/99/rules/0/move", {"delta": "1"}).status_code == 404
+    assert post_form(boss, f"{BASE}/{way_id}/sections/100/rules/1/move", {"delta": "1"}).status_code == 404
 
 
 # --- export and import -----------------------------------------------------------------------
@@ -485,9 +485,11 @@ def test_publish_is_refused_before_any_check(app, boss, way_id, fake_checks):
 
 
 @pytest.mark.parametrize("report", [
-    clean_report(fouled_hands=1_234, fouls=[{"cards": "As Ad Kc Kd 7h 5s 2c", "rule": "x",
+    clean_report(fouled_hands=1_234, fouls=[{"cards": "As Ad Kc Kd 7h 5s 2c",
+                                              "rule": "two-pair.split.aces",
                                               "front": "As Ad", "back": "Kc Kd 7h 5s 2c"}]),
-    clean_report(undecided_hands=56, undecided=[{"cards": "As Ad Kc Kd 7h 5s 2c"}]),
+    clean_report(undecided_hands=56, undecided=[{"cards": "As Ad Kc Kd 7h 5s 2c",
+                                                 "wheel": "lowest", "reason": "No rule applies."}]),
 ])
 def test_publish_is_refused_while_hands_foul_or_are_undecided(app, boss, way_id, fake_checks,
                                                               report):
@@ -496,6 +498,13 @@ def test_publish_is_refused_while_hands_foul_or_are_undecided(app, boss, way_id,
     page = boss.get(f"{BASE}/{way_id}/check").get_data(as_text=True)
     words = text_of(page)
     assert "Must be 0" in words
+    assert page.count('class="card') >= 7  # the example hand, drawn
+    assert "two-pair.split.aces" not in words
+    if report["fouls"]:
+        fouls = words.split("Hands that foul", 1)[1].split("Hands per rule", 1)[0]
+        assert "Rule 3.1: Two pair with aces: split" in fouls
+    else:
+        assert "(when A-2-3-4-5 is the lowest straight) No rule applies." in words
     assert re.search(r"<button[^>]*disabled[^>]*>Publish",
                      boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
     response = publish(boss, way_id)
@@ -514,7 +523,7 @@ def test_a_clean_check_allows_publishing_then_a_change_needs_a_new_check(app, bo
     assert versions(app, way_id) == [1]
     # A changed rule is other rules: no check of them yet, so no second version.
     s = two_pair(draft(app, way_id))
-    path = f"{BASE}/{way_id}/sections/{s}/rules/2/edit"
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/3/edit"
     post_form(boss, path, rule_form(boss, path) | {"when-pair_groups": ["low+high"]})
     assert publish(boss, way_id).status_code == 200
     assert versions(app, way_id) == [1]
@@ -548,10 +557,10 @@ def endpoints(way_id: int) -> list[tuple[str, str]]:
     return [("GET", f"{BASE}/copy?from=trump-plaza"), ("POST", f"{BASE}/copy?from=trump-plaza"),
             ("GET", f"{BASE}/import"), ("GET", f"{BASE}/{way_id}"),
             ("POST", f"{BASE}/{way_id}/details"),
-            ("POST", f"{BASE}/{way_id}/sections/2/rules/0/move"),
-            ("GET", f"{BASE}/{way_id}/sections/2/rules/0/delete"),
-            ("GET", f"{BASE}/{way_id}/sections/2/rules/new"),
-            ("GET", f"{BASE}/{way_id}/sections/2/rules/0/edit"),
+            ("POST", f"{BASE}/{way_id}/sections/3/rules/1/move"),
+            ("GET", f"{BASE}/{way_id}/sections/3/rules/1/delete"),
+            ("GET", f"{BASE}/{way_id}/sections/3/rules/new"),
+            ("GET", f"{BASE}/{way_id}/sections/3/rules/1/edit"),
             ("GET", f"{BASE}/{way_id}/export"), ("GET", f"{BASE}/{way_id}/check"),
             ("POST", f"{BASE}/{way_id}/check"), ("GET", f"{BASE}/{way_id}/changes"),
             ("GET", f"{BASE}/{way_id}/edge"), ("POST", f"{BASE}/{way_id}/publish"),
@@ -586,8 +595,8 @@ def test_an_admin_may_edit(app, make_user, way_id):
 
 def test_every_post_needs_the_csrf_token(app, boss, way_id):
     before = draft(app, way_id)
-    for path in (f"{BASE}/{way_id}/details", f"{BASE}/{way_id}/sections/2/rules/0/move",
-                 f"{BASE}/{way_id}/sections/2/rules/0/delete", f"{BASE}/{way_id}/publish",
+    for path in (f"{BASE}/{way_id}/details", f"{BASE}/{way_id}/sections/3/rules/1/move",
+                 f"{BASE}/{way_id}/sections/3/rules/1/delete", f"{BASE}/{way_id}/publish",
                  f"{BASE}/{way_id}/check", f"{BASE}/copy?from=trump-plaza"):
         assert boss.post(path, data={"delta": "1", "note": "x", "title": "T" * 10}).status_code \
             == 400, path
@@ -603,12 +612,23 @@ def test_a_huge_body_is_refused_before_anything_changes(app, boss, way_id):
 
 
 def test_pages_show_words_never_rule_ids(boss, way_id):
-    for path in (f"{BASE}/{way_id}", f"{BASE}/{way_id}/sections/2/rules/0/edit",
-                 f"{BASE}/{way_id}/sections/2/rules/0/delete"):
+    for path in (f"{BASE}/{way_id}", f"{BASE}/{way_id}/sections/3/rules/1/edit",
+                 f"{BASE}/{way_id}/sections/3/rules/1/delete"):
         words = text_of(boss.get(path).get_data(as_text=True))
         for rule_id in ("two-pair.split.aces", "pai-gow.standard", "sf.best-front"):
             assert rule_id not in words, (path, rule_id)
         assert "{'" not in words and '{"' not in words
+
+
+def test_rule_kinds_are_offered_in_words_grouped_by_hand(boss, way_id):
+    page = boss.get(f"{BASE}/{way_id}/sections/3/rules/new").get_data(as_text=True)
+    group = re.search(r'<optgroup label="Two pair">(.*?)</optgroup>', page, re.S)
+    assert group, "the two-pair kinds are grouped under Two pair"
+    labels = [html_lib.unescape(m) for m in re.findall(r"<option[^>]*>([^<]*)</option>",
+                                                         group.group(1))]
+    assert "Split: lower pair in front" in labels
+    assert "Together: two highest singletons in front" in labels
+    assert not any("." in label for label in labels)
 
 
 def test_the_house_ways_page_links_the_editor(app, boss, way_id):
@@ -701,8 +721,74 @@ def test_the_edge_refuses_table_rules_not_on_offer(app, boss, way_id, fake_proof
                       "(95% interval: from no change to no change)"),
 ])
 def test_the_edge_change_is_said_in_points_of_every_bet(app, change, interval, said):
-    from trainer.web.manager_ways import edge_words
+    from trainer.web.house_way_words import edge_words
 
     with app.test_request_context():
         words = edge_words({"edge": {"change_points": change, "change_ci95_points": interval}})
     assert words["sentence"] == said
+
+
+def running_check(app: Flask, way_id: int, heartbeat_seconds_ago: int) -> int:
+    """Store a running check of the draft, as a worker in another process would."""
+    from datetime import timedelta
+
+    from trainer.engine.house_way.interpreter import rules_digest
+    from trainer.models import Job, utcnow
+
+    with app.app_context():
+        key = f"check:{rules_digest(draft(app, way_id))}"
+        seen = utcnow() - timedelta(seconds=heartbeat_seconds_ago)
+        job = Job(kind="check", key=key, active_key=key, params={"data": draft(app, way_id)},
+                  status="running",
+                  progress=420, message="Checking every hand", created_at=seen,
+                  started_at=seen, heartbeat_at=seen, worker="elsewhere:1")
+        db.session.add(job)
+        db.session.commit()
+        return job.id
+
+
+def test_a_running_check_shows_its_progress_and_a_refresh_link(app, boss, way_id):
+    job_id = running_check(app, way_id, heartbeat_seconds_ago=1)
+    page = boss.get(f"{BASE}/{way_id}/check").get_data(as_text=True)
+    assert f'data-job-url="{BASE}/jobs/{job_id}"' in page
+    assert re.search(r'<progress[^>]*value="42"', page)
+    words = text_of(page)
+    assert "42%" in words and "Checking every hand" in words and "Refresh" in words
+    assert "Check this draft" not in words  # one check at a time
+    assert boss.get(f"{BASE}/jobs/{job_id}").get_json() == {
+        "status": "running", "percent": 42, "message": "Checking every hand", "done": False}
+    editor = text_of(boss.get(f"{BASE}/{way_id}").get_data(as_text=True))
+    assert "Checking: 42% done." in editor
+
+
+def test_a_check_whose_worker_died_is_shown_failed_and_starts_again(app, boss, way_id,
+                                                                    fake_checks):
+    job_id = running_check(app, way_id, heartbeat_seconds_ago=3600)
+    page = boss.get(f"{BASE}/{way_id}/check").get_data(as_text=True)
+    assert "data-job-url" not in page
+    assert "The worker stopped before it finished." in text_of(page)
+    assert boss.get(f"{BASE}/jobs/{job_id}").get_json()["status"] == "failed"
+    fake_checks["Golden Sands, Reno"] = clean_report()
+    response = post_form(boss, f"{BASE}/jobs/{job_id}/restart",
+                         {"back": f"{BASE}/{way_id}/check"})
+    assert response.status_code == 302 and response.headers["Location"].endswith("/check")
+    page = text_of(boss.get(f"{BASE}/{way_id}/check").get_data(as_text=True))
+    assert f"0 of {TOTAL:,} hands foul." in page
+
+
+def test_copy_and_edit_from_a_published_version(app, boss, way_id, fake_checks):
+    fake_checks["Golden Sands, Reno"] = clean_report()
+    s = two_pair(draft(app, way_id))
+    path = f"{BASE}/{way_id}/sections/{s + 1}/rules/3/edit"
+    post_form(boss, path, rule_form(boss, path) | {"when-pair_groups": ["low+high"]})
+    post_form(boss, f"{BASE}/{way_id}/check")
+    assert publish(boss, way_id).status_code == 302
+    listing = boss.get("/manager/house-ways").get_data(as_text=True)
+    assert f"{BASE}/copy?from=golden-sands%401" in listing or \
+        f"{BASE}/copy?from=golden-sands@1" in listing
+    response = copy_way(boss, slug="golden-sands-two", casino="Golden Sands, Sparks",
+                        base="golden-sands@1")
+    assert response.status_code == 302
+    copy = draft(app, int(response.headers["Location"].rsplit("/", 1)[1]))
+    assert copy["sections"] == draft(app, way_id)["sections"]
+    assert copy["casino"] == "Golden Sands, Sparks"

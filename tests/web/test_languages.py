@@ -471,3 +471,23 @@ def test_each_compiled_catalogue_matches_its_source(code: str) -> None:
     write_mo(rebuilt, source)  # what ``pybabel compile`` writes (fuzzy entries left out)
     assert (folder / "messages.mo").read_bytes() == rebuilt.getvalue(), (
         f"translations/{code}/LC_MESSAGES/messages.mo is stale: run pybabel compile -d translations")
+
+
+def test_a_printed_sheet_is_printed_anew_for_another_currency_or_letters(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cached PDF's key names the language, the currency and the cards' letters."""
+    from trainer.engine.house_way import load, preset_names
+    from trainer.engine.profiles import DEFAULT_PROFILE
+    from trainer.web import reference
+    from trainer.web.reference import PAPER_SIZES, sheet_pdf_key
+
+    monkeypatch.setattr(reference, "default_profile", lambda: DEFAULT_PROFILE)  # no reader here
+
+    way, paper = load(preset_names()[0]), next(iter(PAPER_SIZES))
+    keys = []
+    for values in ({}, {"currency": "EUR"}, {"card_letters": "local"}):
+        _set_installation(app, **values)
+        with app.test_request_context():
+            keys.append(repr(sorted(sheet_pdf_key(way, paper).items())))
+    assert len(set(keys)) == 3

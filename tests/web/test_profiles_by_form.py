@@ -141,7 +141,7 @@ def test_a_title_already_taken_by_a_custom_profile_is_refused(
     login(client, manager)
     assert create(client).status_code == 302
     again = create(client, title=TITLE.upper())
-    assert f"There is already a table profile called {TITLE!r}." in text(again.get_data(as_text=True))
+    assert f"There is already a table profile called “{TITLE}”." in text(again.get_data(as_text=True))
     assert stored(app) == 1
 
 

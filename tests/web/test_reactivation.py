@@ -23,7 +23,7 @@ def test_a_supervisor_cannot_reactivate_an_account_an_admin_deactivated(
     post_form(boss, f"/admin/users/{trainee.id}/active", {"active": "0", "confirm": "1"})
     response = post_form(sup, f"/supervisor/trainees/{trainee.id}/active", {"active": "1"},
                          follow_redirects=True)
-    assert "Only an account of role admin or higher can reactivate" in response.get_data(as_text=True)
+    assert "Only an admin or a higher role can reactivate" in response.get_data(as_text=True)
     assert not _active(app, trainee.id)
     page = sup.get(f"/supervisor/trainees/{trainee.id}").get_data(as_text=True)
     assert "only an admin can reactivate it" in page and "Reactivate account" not in page

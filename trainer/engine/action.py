@@ -4,14 +4,16 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 
+from .messages import N_, refusal
+
 POSITIONS = 7
 
 
 def verify_total(total: int) -> None:
     """Raise ValueError unless ``total`` is a dice total of three dice (3-18) or 1-7."""
     if isinstance(total, bool) or not isinstance(total, int) or not 1 <= total <= 18:
-        raise ValueError("A dice total is a whole number from 3 to 18 (or 1 to 7 "
-                         "from a random number generator).")
+        raise refusal(N_("A dice total is a whole number from 3 to 18 (or 1 to 7 "
+                         "from a random number generator)."))
 
 
 def action_position(total: int) -> int:
@@ -34,7 +36,7 @@ def deal_order(total: int, occupied: Collection[int]) -> list[tuple[int, int | N
     """
     for seat in occupied:
         if seat not in range(1, POSITIONS + 1):
-            raise ValueError(f"Position {seat} is not at this table (1-7).")
+            raise refusal(N_("Position %(seat)s is not at this table (1-7)."), seat=seat)
     seated = set(occupied) | {1}
     return [(pile, seat if seat in seated else None)
             for pile, seat in enumerate(pile_order(total))]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .hands import is_queen_high_pai_gow
+from .messages import N_, Money, refusal
 from .profiles import SideBetOffer, TableProfile, get_profile
 from .settlement import Settlement, commission_cents, settle
 from .side_bets import BonusCategory, PayTable, TableKind, bonus_category, load_table
@@ -49,12 +50,13 @@ class BonusResult:
 
 def _verify_side_bet(bet_cents: int, offer: SideBetOffer, table: PayTable) -> None:
     if isinstance(bet_cents, bool) or not isinstance(bet_cents, int):
-        raise ValueError("The side bet must be a whole number of cents.")
+        raise refusal(N_("The side bet must be a whole number of cents."))
     if not offer.min_cents <= bet_cents <= offer.max_cents:
         if offer.min_cents == offer.max_cents:
-            raise ValueError(f"The {table.title} bet is a fixed ${offer.min_cents / 100:.2f}.")
-        raise ValueError(f"The {table.title} bet must be between ${offer.min_cents / 100:.2f} "
-                         f"and ${offer.max_cents / 100:.2f} at this table.")
+            raise refusal(N_("The %(table)s bet is a fixed %(amount)s."), table=table.title,
+                          amount=Money(offer.min_cents))
+        raise refusal(N_("The %(table)s bet must be between %(low)s and %(high)s at this table."),
+                      table=table.title, low=Money(offer.min_cents), high=Money(offer.max_cents))
 
 
 def _offer(profile: TableProfile, table: str | None, kinds: tuple[TableKind, ...]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from .messages import N_, Joined, refusal
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "shdc"
 RANK_NAMES = {
@@ -79,10 +81,8 @@ def parse_card(text: str) -> Card:
         card = _BY_TEXT.get(text.strip().lower())
     if card is None:
         shown = text if isinstance(text, str) else repr(text)
-        raise ValueError(
-            f"{shown!s} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
-            "and a suit (s, h, d, c), or JK for the joker."
-        )
+        raise refusal(N_("%(text)s is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
+                         "and a suit (s, h, d, c), or JK for the joker."), text=shown)
     return card
 
 
@@ -98,10 +98,8 @@ def parse_cards(text: str | Iterable[str], count: int | Sequence[int] | None = N
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
-            wanted = " or ".join(str(n) for n in allowed)
-            raise ValueError(
-                f"A hand here has {wanted} cards; {len(cards)} were given."
-            )
+            raise refusal(N_("A hand here has %(wanted)s cards; %(given)s were given."),
+                          wanted=Joined(allowed, N_(" or ")), given=len(cards))
     return cards
 
 
@@ -110,7 +108,7 @@ def verify_distinct(cards: Iterable[int]) -> None:
     seen: set[int] = set()
     for card in cards:
         if card in seen:
-            raise ValueError(f"{Card(card)} appears twice in the hand.")
+            raise refusal(N_("%(card)s appears twice in the hand."), card=Card(card))
         seen.add(card)
 
 

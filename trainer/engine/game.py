@@ -16,8 +16,9 @@ from .bonus_settlement import BonusResult, queens_dragon, settle_bonus
 from .cards import Card, card_list, deal, parse_cards
 from .hands import evaluate2, evaluate5
 from .house_way import HouseWay, HouseWaySetting, load
+from .messages import N_, EngineError, Money, refusal
 from .profiles import DEFAULT_PROFILE, SideBetOffer, TableProfile, get_profile
-from .setting import SPLITS, SetHand, foul_reason, same_value
+from .setting import SPLITS, SetHand, foul_message, foul_reason, same_value
 from .settlement import Settlement, settle, verify_bet
 from .side_bets import TableKind, load_table
 
@@ -61,16 +62,17 @@ def _with_offer(profile: TableProfile, offer: SideBetOffer) -> TableProfile:
 def verify_side_bet(bonus_cents: int, profile: TableProfile | str) -> None:
     """Raise ValueError unless the side bet is none (0) or within the offered bet's limits."""
     if isinstance(bonus_cents, bool) or not isinstance(bonus_cents, int):
-        raise ValueError("The side bet must be a whole number of cents.")
+        raise refusal(N_("The side bet must be a whole number of cents."))
     if bonus_cents == 0:
         return
     offer = game_side_bet(profile)
     title = load_table(offer.table).title
     if offer.min_cents == offer.max_cents and bonus_cents != offer.min_cents:
-        raise ValueError(f"The {title} bet is a fixed ${offer.min_cents / 100:.2f}.")
+        raise refusal(N_("The %(table)s bet is a fixed %(amount)s."), table=title,
+                      amount=Money(offer.min_cents))
     if not offer.min_cents <= bonus_cents <= offer.max_cents:
-        raise ValueError(f"The {title} bet must be between ${offer.min_cents / 100:.2f} and "
-                         f"${offer.max_cents / 100:.2f}.")
+        raise refusal(N_("The %(table)s bet must be between %(low)s and %(high)s."), table=title,
+                      low=Money(offer.min_cents), high=Money(offer.max_cents))
 
 
 def settle_side_bet(game_deal: GameDeal, bonus_cents: int, profile: TableProfile | str
@@ -140,11 +142,17 @@ def verify_deal_bet(bet_cents: int, balance_cents: int,
     verify_side_bet(bonus_cents, profile)
     fee = 0 if profile.no_commission or profile.fee_cents is None else profile.fee_cents
     if bet_cents + fee + bonus_cents > balance_cents:
-        needed = "" if not fee else f" (with the ${fee / 100:.2f} fee)"
+        balance = Money(balance_cents)
+        if fee and bonus_cents:
+            raise refusal(N_("The bet (with the %(fee)s fee) with the side bet is more than your "
+                             "balance of %(balance)s."), fee=Money(fee), balance=balance)
+        if fee:
+            raise refusal(N_("The bet (with the %(fee)s fee) is more than your balance of "
+                             "%(balance)s."), fee=Money(fee), balance=balance)
         if bonus_cents:
-            needed += " with the side bet"
-        raise ValueError(f"The bet{needed} is more than your balance of "
-                         f"${balance_cents / 100:.2f}.")
+            raise refusal(N_("The bet with the side bet is more than your balance of "
+                             "%(balance)s."), balance=balance)
+        raise refusal(N_("The bet is more than your balance of %(balance)s."), balance=balance)
 
 
 def split_key(seven: Sequence[int], front: Sequence[int]) -> str:
@@ -180,18 +188,19 @@ def verify_setting(seven: Sequence[int], front: Sequence[str], wheel: str) -> Se
     The front must be two different cards of the seven dealt, in notation.
     """
     if not isinstance(front, (list, tuple)) or not all(isinstance(c, str) for c in front):
-        raise ValueError("Pick two cards for the front.")
+        raise refusal(N_("Pick two cards for the front."))
     front_cards = parse_cards(list(front))
     if len(front_cards) != 2:
-        raise ValueError(f"The front (low hand) needs 2 cards; it has {len(front_cards)}.")
+        raise refusal(N_("The front (low hand) needs 2 cards; it has %(given)s."),
+                      given=len(front_cards))
     dealt = tuple(Card(c) for c in seven)
     for card in front_cards:
         if card not in dealt:
-            raise ValueError(f"{card} is not one of your cards.")
+            raise refusal(N_("%(card)s is not one of your cards."), card=card)
     back = tuple(c for c in dealt if c not in front_cards)
-    reason = foul_reason(back, front_cards, wheel)
+    reason = foul_message(back, front_cards, wheel)
     if reason is not None:
-        raise ValueError(reason)
+        raise EngineError(reason)
     return SetHand(back, front_cards)
 
 

@@ -7,6 +7,7 @@ from itertools import combinations
 
 from .cards import Card, format_cards, verify_distinct
 from .hands import Wheel, evaluate2, evaluate5, rank2, rank5
+from .messages import N_, Message, refusal
 
 # Index pairs of the front for the 21 ways to split seven cards.
 FRONT_INDEXES: tuple[tuple[int, int], ...] = tuple(combinations(range(7), 2))
@@ -29,7 +30,7 @@ class SetHand:
 def splits(seven: Sequence[int]) -> list[SetHand]:
     """Return the 21 ways to set seven cards."""
     if len(seven) != 7:
-        raise ValueError(f"A Pai Gow hand has 7 cards; {len(seven)} were given.")
+        raise refusal(N_("A Pai Gow hand has 7 cards; %(given)s were given."), given=len(seven))
     cards = tuple(Card(c) for c in seven)
     return [SetHand(tuple(cards[i] for i in back), tuple(cards[i] for i in front))
             for back, front in SPLITS]
@@ -38,9 +39,10 @@ def splits(seven: Sequence[int]) -> list[SetHand]:
 def verify_set_hand(back: Sequence[int], front: Sequence[int]) -> None:
     """Raise ValueError when a set hand has the wrong card counts or a duplicate."""
     if len(back) != 5:
-        raise ValueError(f"The back (high hand) needs 5 cards; it has {len(back)}.")
+        raise refusal(N_("The back (high hand) needs 5 cards; it has %(given)s."), given=len(back))
     if len(front) != 2:
-        raise ValueError(f"The front (low hand) needs 2 cards; it has {len(front)}.")
+        raise refusal(N_("The front (low hand) needs 2 cards; it has %(given)s."),
+                      given=len(front))
     verify_distinct(list(back) + list(front))
 
 
@@ -71,9 +73,17 @@ def same_value(back_a: Sequence[int], front_a: Sequence[int], back_b: Sequence[i
 def foul_reason(back: Sequence[int], front: Sequence[int],
                 wheel: str = Wheel.SECOND_HIGHEST) -> str | None:
     """Explain why a set hand is fouled, or return None when it is legal."""
+    found = foul_message(back, front, wheel)
+    return None if found is None else str(found)
+
+
+def foul_message(back: Sequence[int], front: Sequence[int],
+                 wheel: str = Wheel.SECOND_HIGHEST) -> Message | None:
+    """Return ``foul_reason`` as a message to translate, or None when the hand is legal."""
     verify_set_hand(back, front)
     b, f = evaluate5(back, wheel), evaluate2(front)
     if b.strength >= f.strength:
         return None
-    return (f"Fouled: the front ({f.description}) outranks the back "
-            f"({b.description}); the five-card hand must be the higher.")
+    return Message(N_("Fouled: the front (%(front)s) outranks the back (%(back)s); "
+                      "the five-card hand must be the higher."),
+                   front=f.description, back=b.description)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import Card, verify_distinct
 from .hands import Outcome, compare_strengths, is_queen_high_pai_gow, rank2, rank5
+from .messages import N_, Money, refusal
 from .profiles import DEFAULT_PROFILE, FoulPolicy, Rounding, TableProfile, get_profile
 from .setting import verify_set_hand
 
@@ -185,15 +186,13 @@ def settle(player_back: Sequence[int], player_front: Sequence[int],
 def verify_bet(bet_cents: int, profile: TableProfile | None = None) -> None:
     """Raise ValueError unless the bet is a positive whole number of cents in limits."""
     if isinstance(bet_cents, bool) or not isinstance(bet_cents, int):
-        raise ValueError("The bet must be a whole number of cents.")
+        raise refusal(N_("The bet must be a whole number of cents."))
     if bet_cents <= 0:
-        raise ValueError("The bet must be more than zero.")
+        raise refusal(N_("The bet must be more than zero."))
     if profile is not None and not (profile.min_bet_cents <= bet_cents
                                     <= profile.max_bet_cents):
-        raise ValueError(
-            f"The bet must be between ${profile.min_bet_cents / 100:.2f} and "
-            f"${profile.max_bet_cents / 100:.2f} at this table."
-        )
+        raise refusal(N_("The bet must be between %(low)s and %(high)s at this table."),
+                      low=Money(profile.min_bet_cents), high=Money(profile.max_bet_cents))
 
 
 def payment_order(results: Sequence[Result]) -> list[int]:

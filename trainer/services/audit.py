@@ -3,8 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from trainer.engine.messages import N_, EngineError, Message
 from trainer.extensions import db
 from trainer.models import AuditLog
+
+# A role in a sentence (never its id), for the refusal below.
+ROLE_WORDS = {"admin": N_("an admin"), "manager": N_("a manager"),
+              "supervisor": N_("a supervisor"), "trainee": N_("a trainee")}
 
 
 def record(actor_id: int | None, action: str, target_type: str, target_id: int,
@@ -20,7 +25,7 @@ def account_fields(user: Any) -> dict[str, Any]:
             "active": bool(user.active)}
 
 
-class ReactivationRefused(Exception):
+class ReactivationRefused(EngineError):
     """The account was deactivated by a higher role than the one reactivating it."""
 
 
@@ -33,10 +38,10 @@ def change_active(actor_id: int, actor_role: str, user: Any, active: bool) -> No
     old = account_fields(user)
     if active:
         if not user.active and not user.may_be_reactivated_by(actor_role):
+            role = str(user.deactivated_by_role or "admin")
             raise ReactivationRefused(
-                f"Only an account of role {user.deactivated_by_role or 'admin'} or higher "
-                "can reactivate this account."
-            )
+                N_("Only %(role)s or a higher role can reactivate this account."),
+                role=Message(ROLE_WORDS.get(role, role)))
         user.active = True
         user.deactivated_by_role = None
     else:

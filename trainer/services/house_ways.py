@@ -398,6 +398,11 @@ def create_draft(slug: str, casino: str, base_ref: str | None = None,
         # may reword the title in the editor).
         draft["casino"] = casino
         draft["title"] = f"{casino} house way"
+        # The copied sheet's translated titles name the other casino (issue 19): dropped,
+        # so readers in every language see the new title until it is translated.
+        for words in (draft.get("translations") or {}).values():
+            if isinstance(words, dict):
+                words.pop("title", None)
     digest = _checked(draft)
     now = utcnow()
     record = CustomHouseWay(

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
+from trainer.engine.messages import N_, EngineError, Message
 from trainer.engine.profiles import DEFAULT_PROFILE, PROFILES, TableProfile, profile_names
 from trainer.extensions import db
 from trainer.models import CustomProfile, Group, InstallationSetting, utcnow
@@ -38,8 +39,8 @@ PREFIX = "custom-"
 WITHDRAWN_KEY = "withdrawn_profiles"
 
 
-class ProfileError(ValueError):
-    """A profile change was refused; the message says why, in words."""
+class ProfileError(EngineError):
+    """A profile change was refused; the message says why, in words (the web translates it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ def table_profile(name: str) -> TableProfile:
         return PROFILES[name]
     record = _custom(name)
     if record is None:
-        raise ProfileError(f"There is no table-rules profile called {name!r}.")
+        raise ProfileError(N_("There is no table-rules profile called “%(name)s”."), name=name)
     return to_table_profile(record)
 
 
@@ -115,10 +116,10 @@ def offered(name: str) -> bool:
 def check_choice(name: str) -> None:
     """Refuse (ProfileError, in words) a profile a supervisor may not choose now."""
     if not known(name):
-        raise ProfileError(f"There is no table-rules profile called {name!r}.")
+        raise ProfileError(N_("There is no table-rules profile called “%(name)s”."), name=name)
     if not offered(name):
-        raise ProfileError(f"The table rules {title_of(name)!r} are not offered to "
-                           "supervisors; choose one of the table rules on offer.")
+        raise ProfileError(N_("The table rules “%(title)s” are not offered to supervisors; "
+                              "choose one of the table rules on offer."), title=title_of(name))
 
 
 def title_of(name: str) -> str:
@@ -176,7 +177,8 @@ def get_custom(name: str) -> CustomProfile:
     """Return a custom profile by name; ProfileError if there is none."""
     record = _custom(name)
     if record is None:
-        raise ProfileError(f"There is no custom table-rules profile called {name!r}.")
+        raise ProfileError(N_("There is no custom table-rules profile called “%(name)s”."),
+                           name=name)
     return record
 
 
@@ -186,19 +188,25 @@ def name_for(title: str) -> str:
     return PREFIX + (words or "profile")
 
 
-def title_problem(title: str, name: str | None = None) -> str | None:
-    """Return why ``title`` cannot name a profile (taken by a preset or another), else None."""
+def title_problem(title: str, name: str | None = None) -> Message | None:
+    """Return why ``title`` cannot name a profile (taken by a preset or another), else None.
+
+    In words for people: ``str()`` is English, the web translates it (``engine_words.say``).
+    """
     wanted = title.strip().casefold()
     for preset, profile in PROFILES.items():
         if wanted in (preset.casefold(), (profile.title or "").casefold()):
-            return f"{title.strip()!r} is the name of a preset table profile; choose another."
+            return Message(N_("“%(title)s” is the name of a preset table profile; "
+                              "choose another."), title=title.strip())
     for other, other_title in custom_titles().items():
         if other != name and other_title.casefold() == wanted:
-            return f"There is already a table profile called {other_title!r}."
+            return Message(N_("There is already a table profile called “%(title)s”."),
+                           title=other_title)
     if name is None:
         new_name = name_for(title)
         if new_name in PROFILES or _custom(new_name) is not None:
-            return f"{title.strip()!r} is too like the name of another table profile."
+            return Message(N_("“%(title)s” is too like the name of another table profile."),
+                           title=title.strip())
     return None
 
 
@@ -247,8 +255,8 @@ def update(actor_id: int, name: str, profile: TableProfile) -> None:
 def set_offered(actor_id: int, name: str, offer: bool) -> None:
     """Offer a profile to supervisors or withdraw it, log it, commit."""
     if name == DEFAULT_PROFILE and not offer:
-        raise ProfileError(f"{title_of(name)} is the default table rules, on which new groups "
-                           "start; it cannot be withdrawn.")
+        raise ProfileError(N_("%(title)s is the default table rules, on which new groups start; "
+                              "it cannot be withdrawn."), title=title_of(name))
     if name in PROFILES:
         withdrawn = _withdrawn_presets()
         was = name not in withdrawn

@@ -15,7 +15,7 @@ from functools import cache
 from trainer.engine.cards import Card, card_list, parse_cards
 from trainer.engine.drills.dealing import SHAPES, deal_shape
 from trainer.engine.hands import Wheel
-from trainer.engine.house_way import HouseWay, load
+from trainer.engine.house_way import HouseWay, load, preset_names
 
 EXAMPLE_WHEEL = Wheel.SECOND_HIGHEST
 SEARCH_DEALS = 30_000
@@ -109,7 +109,7 @@ def rule_examples(preset: str, deals: int = SEARCH_DEALS) -> dict[str, RuleExamp
 
 
 # A custom way's examples, by its data's digest (a published version never changes; a
-# few kept, as many ways as a sheet page may show in a while).
+# few kept, as many custom ways as sheet pages may show in a while).
 _BY_DIGEST: dict[tuple[str, int], dict[str, RuleExample]] = {}
 _KEEP = 16
 
@@ -120,12 +120,14 @@ def way_examples(way: HouseWay, deals: int = SEARCH_DEALS) -> dict[str, RuleExam
     The search is seeded by the way's name, so a preset's are ``rule_examples``'s and a
     custom way's sheet prints the same hands every time.
     """
+    if way.name in preset_names() and load(way.name) is way:
+        return rule_examples(way.name, deals)  # a preset's own, kept for the process
     key = (way.digest, deals)
     found = _BY_DIGEST.get(key)
     if found is None:
         found = _examples(way, deals)
         if len(_BY_DIGEST) >= _KEEP:
-            _BY_DIGEST.pop(next(iter(_BY_DIGEST)))
+            _BY_DIGEST.pop(next(iter(_BY_DIGEST)), None)
         _BY_DIGEST[key] = found
     return found
 

@@ -16,6 +16,7 @@ from trainer.services import audit, languages, time_zones
 from trainer.web import languages as page_languages
 from trainer.web.access import role_required
 from trainer.web.change_history import audit_rows
+from trainer.web.engine_words import say
 from trainer.web.forms import InstallationLanguageForm, NewAccountForm, TimeZoneForm, add_error
 from trainer.web.supervisor.trainees import password_reset_page
 
@@ -91,7 +92,7 @@ def set_active(user_id: int) -> str | Response:
     try:
         audit.change_active(current_user.id, current_user.role, user, wanted == "1")
     except audit.ReactivationRefused as error:
-        flash(str(error), "error")
+        flash(say(error), "error")
         return redirect(url_for("admin.users"))
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=user.name,

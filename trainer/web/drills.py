@@ -20,7 +20,8 @@ from trainer.models import DrillSession
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
-from trainer.web import drill_kinds, languages, money_input
+from trainer.web import drill_kinds, engine_words, languages, money_input
+from trainer.web.engine_words import say
 
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 
@@ -56,7 +57,9 @@ def get_session_or_404(session_id: int) -> DrillSession:
 
 def _error(error: DrillError) -> tuple[Response, int]:
     titles = {400: _("Answer not accepted"), 404: _("Not found"), 409: _("Already answered")}
-    return jsonify(error=titles.get(error.status, _("Not accepted")), message=str(error)), error.status
+    # The engine's refusal (a malformed card, an answer that does not fit) in the reader's words.
+    return (jsonify(error=titles.get(error.status, _("Not accepted")), message=say(error)),
+            error.status)
 
 
 def _template_globals() -> dict[str, Any]:
@@ -124,7 +127,7 @@ def question(session_id: int) -> tuple[Response, int] | Response:
             finished=True, summary_url=url_for("drills.show_summary", session_id=session_id)
         )
     # The drill's own hint: the rule family in words and what to look at.
-    hint = view.hint or None
+    hint = engine_words.text(view.hint) if view.hint else None  # in the reader's language
     html = render_template(
         "drills/_question.html",
         kind=view.kind,

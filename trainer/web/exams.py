@@ -17,6 +17,7 @@ from trainer.models import CertificationExam, ExamStatus, Role
 from trainer.services.certification import exams as certification
 from trainer.services.certification.criteria import Criterion
 from trainer.web.access import get_owned_or_404, role_required
+from trainer.web.engine_words import say
 
 bp = Blueprint("exams", __name__, url_prefix="/exams")
 
@@ -70,7 +71,7 @@ def start_exam(exam_id: int) -> Response:
     try:
         session_id = certification.start_exam(exam.id, current_user.id)
     except certification.ExamError as error:
-        flash(str(error), "error")
+        flash(say(error), "error")
         return redirect(url_for("exams.show_exam", exam_id=exam.id))
     flash(_("Exam started. No answers are shown until the end."), "info")
     return redirect(url_for("drills.play", session_id=session_id))

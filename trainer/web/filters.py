@@ -16,7 +16,19 @@ from markupsafe import Markup, escape
 from trainer.engine.drills import DRILLS, get_drill
 from trainer.services.languages import LANGUAGE_NAMES
 from trainer.services.stored_answers import attempt_feedback, shown_attempt
-from trainer.web import card_names, drill_kinds, i18n, languages, names, pay_tables, time_zones
+from trainer.web import (
+    card_names,
+    data_words,
+    drill_kinds,
+    drills,
+    engine_words,
+    i18n,
+    languages,
+    names,
+    pay_tables,
+    time_zones,
+    way_words,
+)
 from trainer.web.verdict import verdict_html
 
 RANK_NAMES = card_names.RANKS
@@ -114,9 +126,11 @@ def front_picker_html(cards: Any, label: Any) -> Markup:
         f'{card_html(c, "large", True, _PRESSED)}<kbd>{index}</kbd></span>\n      '
         for index, c in enumerate(shown, 1)
     )
+    # Outside the f-strings, where the catalogue's extraction finds them.
+    front_label, set_hand = _translated("Front (2 cards)"), _translated("Set the hand")
     return Markup(
         '<div class="zone">\n'
-        f'    <h2 class="zone-label" id="front-label">{_translated("Front (2 cards)")}</h2>\n'
+        f'    <h2 class="zone-label" id="front-label">{front_label}</h2>\n'
         '    <div class="picker-front" role="group" aria-labelledby="front-label" data-front></div>\n'
         '  </div>\n'
         '  <div class="zone">\n'
@@ -126,8 +140,13 @@ def front_picker_html(cards: Any, label: Any) -> Markup:
         '    </div>\n'
         '  </div>\n'
         '  <p class="actions"><button type="button" class="button button-big" data-submit disabled>'
-        f'{_translated("Set the hand")} <kbd>Enter</kbd></button></p>'
+        f'{set_hand} <kbd>{escape(_enter_key())}</kbd></button></p>'
     )
+
+
+def _enter_key() -> str:
+    """Return the Enter key's name on the keyboard in the page's language."""
+    return str(i18n.translations().upgettext("key", "Enter"))
 
 
 _PRESSED = 'aria-pressed="false"'
@@ -175,10 +194,18 @@ def register(app: Flask) -> None:
         time_zone_label=time_zones.time_zone_label, rule_tag=names.rule_tag,
         side_bet_table=pay_tables.side_bet_table, pay_charts=pay_tables.pay_charts,
         verdict_html=verdict_html,
+        # A house way's own words in the reader's language (issue 19, web/way_words.py).
+        sheet_why=way_words.sheet_why, way_explanation=way_words.explanation,
+        # The engine's fixed sentences (the rule book's lines) likewise (web/engine_words.py).
+        engine_text=engine_words.text,
         # Money in the page's locale and the installation's currency (web/languages.py).
         format_money=languages.money, money_format=languages.page_money_format,
         currency_sign=languages.currency_sign, amount_placeholder=languages.amount_placeholder,
         language_name=lambda code: LANGUAGE_NAMES.get(code, code),
+        # The engine's data texts and a profile's description in words (web/data_words.py).
+        data_word=data_words.word, profile_description=data_words.profile_description,
+        # The hand categories in words for every page's attempts (the supervisor's too).
+        category_names=drills.CATEGORY_NAMES,
     )
     app.add_template_filter(languages.money, "money")
     app.add_template_filter(percent, "percent")

@@ -163,7 +163,9 @@ def _choices(field: Any, pair_groups: Sequence[Any]) -> list[tuple[str, str]]:
 
 def _choice(choice: Any) -> tuple[str, str]:
     if isinstance(choice, (tuple, list)) and len(choice) >= 2:
-        return str(choice[0]), str(choice[1])
+        value, label = str(choice[0]), str(choice[1])
+        # A label that is the value itself ("no-pair") is shown in words ("no pair").
+        return value, label.replace("-", " ") if label == value else label
     text = str(choice)
     return text, pair_group_words(text) if "+" in text else text.replace("-", " ")
 
@@ -362,7 +364,7 @@ def rule_field_for(rest: str) -> str | None:
     if rest == "when.not":
         return "when-not"
     if rest.startswith("when."):
-        return None
+        return "when-" + rest.removeprefix("when.").split(".")[0].split("[")[0]
     return None
 
 

@@ -60,16 +60,27 @@ from trainer.web.house_way_forms import (
     add_error,
     block_fields,
     build_rule_form,
-    condition_fields,
     condition_from,
     deals_value,
     details_field_for,
     fill_rule_form,
-    pair_group_words,
     rule_field_for,
     split_rule_path,
 )
-from trainer.web.names import family_name, profile_name
+from trainer.web.house_way_words import (
+    check_words,
+    condition_words,
+    diff_words,
+    edge_words,
+    editable_fields,
+    kind_choices,
+    kind_info,
+    path_words,
+    pool_choices,
+    rule_kind,
+    sections_in_words,
+)
+from trainer.web.names import profile_name
 
 bp = Blueprint("manager_ways", __name__, url_prefix="/manager/house-ways")
 MANAGERS = (Role.MANAGER, Role.ADMIN)
@@ -102,99 +113,7 @@ def _stamp(data: Mapping[str, Any]) -> str:
 
 def _stale(data: Mapping[str, Any]) -> bool:
     sent = request.form.get("stamp")
-    return False
-
-
-def _kind_info() -> dict[str, Any]:
-    return {k.name: k for k in editing.RULE_KINDS}
-
-
-def kind_label(info: Any) -> str:
-    """Return a rule kind in words: "Split: lower pair in front", never its id."""
-    name = str(info.name)
-    if getattr(info, "takes_pool", False):
-        return _("The best straight-or-flush setting (from the chosen settings)")
-    verb = name.split(".", 1)[1] if "." in name else name
-    verb_words = {"split": _("Split"), "together": _("Together"), "standard": _("Standard"),
-                  "high-front": _("Highest pair in front"), "aces-split": _("Break the aces"),
-                  "high-pair-front": _("Higher pair in front"), "pair-front": _("Pair in front"),
-                  "kings-front": _("Kings in front"), "best-front": _("Best front")}.get(
-                      verb, verb.replace("-", " ").capitalize())
-    return _("%(verb)s: %(front)s in front", verb=verb_words, front=info.front_text)
-
-
-def _kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for info in editing.RULE_KINDS:
-        family = str(info.name).split(".", 1)[0]
-        groups.setdefault(family_name(family), []).append((str(info.name), kind_label(info)))
-    return list(groups.items())
-
-
-def _pool_choices() -> list[tuple[str, str]]:
-    return [(name, description.capitalize()) for name, (description, _test)
-            in engine_kinds.POOLS.items()]
-
-
-def _fields() -> list[Any]:
-    return condition_fields(editing.CONDITION_FIELDS)
-
-
-def _field_labels() -> dict[str, str]:
-    return {str(f.key): str(f.label) for f in editing.CONDITION_FIELDS}
-
-
-def _value_words(key: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, (list, tuple)):
-        parts = [pair_group_words(str(v)) if "+" in str(v) else str(v).replace("-", " ")
-                 for v in value]
-        return _(" or ").join(parts) if key in ("pair_groups", "shapes") else ", ".join(parts)
-    if key in ("pool_empty", "beats_pool") and str(value) in engine_kinds.POOLS:
-        return engine_kinds.POOLS[str(value)][0]
-    return str(value)
-
-
-def condition_words(when: Mapping[str, Any] | None) -> list[str]:
-    """Return a condition as lines of words ("The higher pair: A"), for the rule list."""
-    labels = _field_labels()
-    lines = []
-    for key, value in (when or {}).items():
-        if key == "any" and isinstance(value, list):
-            alternatives = ["; ".join(condition_words(alt)) for alt in value
-                            if isinstance(alt, Mapping)]
-            lines.append(_("Any of: %(alternatives)s", alternatives=" | ".join(alternatives)))
-        elif key == "not" and isinstance(value, Mapping):
-            lines.append(_("Unless: %(condition)s", condition="; ".join(condition_words(value))))
-        else:
-            lines.append(f"{labels.get(key, key.replace('_', ' ').capitalize())}: "
-                         f"{_value_words(key, value)}")
-    return lines
-
-
-def _rule_kind(rule: Mapping[str, Any]) -> str:
-    return engine_kinds.kind_of(str(rule.get("id", "")))
-
-
-def _sections(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return the draft's sections and rules for the editor page, in words."""
-    kinds = _kind_info()
-    out = []
-    for s, section in enumerate(data.get("sections") or []):
-        rules = []
-        for r, rule in enumerate(section.get("rules") or []):
-            info = kinds.get(_rule_kind(rule))
-            rules.append({"index": r, "number": rule.get("number", ""), "id": rule.get("id", ""),
-                          "short": rule.get("short", ""), "text": rule.get("text", ""),
-                          "kind": kind_label(info) if info else "",
-                          "pool": (engine_kinds.POOLS.get(str(rule.get("pool")), ("",))[0]
-                                   if rule.get("pool") else ""),
-                          "condition": condition_words(rule.get("when"))})
-        out.append({"index": s, "number": section.get("number", ""),
-                    "title": section.get("title", ""), "text": section.get("text", ""),
-                    "condition": condition_words(section.get("when")), "rules": rules})
-    return out
+    return bool(sent) and sent != _stamp(data)
 
 
 def _errors_by_path(errors: Sequence[Any]) -> list[tuple[str, str]]:
@@ -347,7 +266,7 @@ def import_way() -> str | Response:
                 slug = (form.slug.data or "").strip() or str(data.get("name") or "")
                 casino = (form.casino.data or "").strip() or str(data.get("casino") or "")
                 data = dict(data, name=slug, casino=casino)
-                problems = [message if not path else f"{_path_words(path, data)}: {message}"
+                problems = [message if not path else f"{path_words(path, data)}: {message}"
                             for path, message in _errors_by_path(editing.validate(data))]
                 if not problems:
                     row = _create(form, slug, casino, None, data)
@@ -356,27 +275,6 @@ def import_way() -> str | Response:
                                 name=row.slug), "success")
                         return redirect(url_for("manager_ways.edit_way", way_id=row.id))
     return render_template("manager/ways/import.html", form=form, problems=problems)
-
-
-def _path_words(path: str, data: Mapping[str, Any]) -> str:
-    """Return where an error path points, in words: "Rule 3.3, its sheet sentence"."""
-    place = split_rule_path(path)
-    if place is not None:
-        s, r, rest = place
-        try:
-            number = data["sections"][s]["rules"][r].get("number", "")
-        except (KeyError, IndexError, TypeError, AttributeError):
-            number = ""
-        field = rest.split(".")[-1].replace("_", " ") if rest else ""
-        words = _("Rule %(number)s", number=number) if number else _("A rule")
-        return f"{words} ({field})" if field else words
-    if path.startswith("sections["):
-        try:
-            index = int(path[len("sections["):].split("]")[0])
-            return _("Section %(number)s", number=data["sections"][index].get("number", index + 1))
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            return _("A section")
-    return path.replace("_", " ").replace(".", ", ").capitalize()
 
 
 # --- the editor -------------------------------------------------------------------------------
@@ -401,7 +299,7 @@ def _render_editor(row: Any, details: DetailsForm | None = None,
     check = check_summary(data)
     versions = _versions(row)
     return render_template(
-        "manager/ways/editor.html", way=row, data=data, sections=_sections(data),
+        "manager/ways/editor.html", way=row, data=data, sections=sections_in_words(data),
         details=details or _details_form(data), publish=publish or PublishForm(),
         stamp=_stamp(data), check=check, refusal=publish_refusal(row), versions=versions,
         top_errors=list(top_errors), group_errors=list(group_errors),
@@ -458,7 +356,7 @@ def save_details(way_id: int) -> str | Response:
             if name == "rank_groups":
                 groups_wrong.append(message)
             elif name is None or not add_error(form, name, message):
-                top.append(f"{_path_words(path, new)}: {message}" if path else message)
+                top.append(f"{path_words(path, new)}: {message}" if path else message)
         return _render_editor(row, form, top, groups_wrong)
     flash(_("Saved."), "success")
     return redirect(url_for("manager_ways.edit_way", way_id=way_id))
@@ -496,10 +394,11 @@ def _rule(data: Mapping[str, Any], s: int, r: int) -> Mapping[str, Any]:
         abort(404)
 
 
-@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/move", methods=["POST"])
+@bp.route("/<id:way_id>/sections/<id:section>/rules/<id:rule>/move", methods=["POST"])
 @role_required(*MANAGERS)
-def move_rule(way_id: int, s: int, r: int) -> Response:
+def move_rule(way_id: int, section: int, rule: int) -> Response:
     """Move a rule one place up (``delta=-1``) or down (``delta=1``) in its section."""
+    s, r = section - 1, rule - 1  # the route counts from 1, the draft from 0
     row = _draft(way_id)
     _rule(_data(row), s, r)
     delta = -1 if request.form.get("delta") == "-1" else 1
@@ -507,19 +406,20 @@ def move_rule(way_id: int, s: int, r: int) -> Response:
                     _("Rule moved up.") if delta < 0 else _("Rule moved down."))
 
 
-@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/delete", methods=["GET", "POST"])
+@bp.route("/<id:way_id>/sections/<id:section>/rules/<id:rule>/delete", methods=["GET", "POST"])
 @role_required(*MANAGERS)
-def delete_rule(way_id: int, s: int, r: int) -> str | Response:
+def delete_rule(way_id: int, section: int, rule: int) -> str | Response:
     """Ask, then delete a rule (a GET shows the question; the POST deletes)."""
+    s, r = section - 1, rule - 1
     row = _draft(way_id)
     data = _data(row)
-    rule = _rule(data, s, r)
+    found = _rule(data, s, r)
     if request.method == "POST":
         return _operate(row, lambda d: editing.delete_rule(d, s, r),
-                        _("Rule %(number)s deleted.", number=rule.get("number", "")))
-    return render_template("manager/ways/delete_rule.html", way=row, rule=rule, s=s, r=r,
+                        _("Rule %(number)s deleted.", number=found.get("number", "")))
+    return render_template("manager/ways/delete_rule.html", way=row, rule=found, s=s, r=r,
                            stamp=_stamp(data), form=FlaskForm(),
-                           condition=condition_words(rule.get("when")))
+                           condition=condition_words(found.get("when")))
 
 
 def _positions(data: Mapping[str, Any], s: int, editing_index: int | None) -> list[tuple[str, str]]:
@@ -540,13 +440,13 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
     except (KeyError, IndexError, TypeError):
         abort(404)
     existing = _rule(data, s, r) if r is not None else None
-    fields = _fields()
-    form = build_rule_form(_kind_choices(), _pool_choices(), _positions(data, s, r), fields,
+    fields = editable_fields()
+    form = build_rule_form(kind_choices(), pool_choices(), _positions(data, s, r), fields,
                            editing.pair_group_choices(data),
                            request.form if request.method == "POST" else None)
     if request.method == "GET":
         if existing is not None:
-            fill_rule_form(form, existing, _rule_kind(existing), fields)
+            fill_rule_form(form, existing, rule_kind(existing), fields)
         else:
             count = len(section.get("rules") or [])
             at = request.args.get("at", "")
@@ -558,7 +458,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
         valid = form.validate_on_submit()
         if not form.is_submitted():
             abort(400)
-        kinds = _kind_info()
+        kinds = kind_info()
         kind = form.kind.data or ""
         if kind not in kinds:
             add_error(form, "kind", _("Choose what the rule does from the list."))
@@ -578,7 +478,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
         if valid:
             when = condition_from(form, fields)
             rule: dict[str, Any] = {"number": (form.number.data or "").strip()}
-            same_kind = existing is not None and _rule_kind(existing) == kind
+            same_kind = existing is not None and rule_kind(existing) == kind
             rule["id"] = str(existing["id"]) if same_kind and existing else \
                 editing.new_rule_id(data, kind)
             rule["short"] = (form.short.data or "").strip()
@@ -622,7 +522,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
                     if place and place[:2] == (s, target) and place[2].startswith("when"):
                         blocks["when"].append(message)
                     else:
-                        top.append(f"{_path_words(path, new)}: {message}" if path else message)
+                        top.append(f"{path_words(path, new)}: {message}" if path else message)
     any_fields = [block_fields(form, f"any-{i}", fields) for i in range(ALTERNATIVES)]
     not_fields = block_fields(form, "not", fields)
     return render_template(
@@ -636,18 +536,18 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
         section_condition=condition_words(section.get("when")))
 
 
-@bp.route("/<id:way_id>/sections/<int:s>/rules/new", methods=["GET", "POST"])
+@bp.route("/<id:way_id>/sections/<id:section>/rules/new", methods=["GET", "POST"])
 @role_required(*MANAGERS)
-def new_rule(way_id: int, s: int) -> str | Response:
+def new_rule(way_id: int, section: int) -> str | Response:
     """Add a rule to a section: its kind, pool, condition, number and words."""
-    return _rule_page(_draft(way_id), s, None)
+    return _rule_page(_draft(way_id), section - 1, None)
 
 
-@bp.route("/<id:way_id>/sections/<int:s>/rules/<int:r>/edit", methods=["GET", "POST"])
+@bp.route("/<id:way_id>/sections/<id:section>/rules/<id:rule>/edit", methods=["GET", "POST"])
 @role_required(*MANAGERS)
-def edit_rule(way_id: int, s: int, r: int) -> str | Response:
+def edit_rule(way_id: int, section: int, rule: int) -> str | Response:
     """Change a rule: every field checked where it is entered, the draft unchanged on error."""
-    return _rule_page(_draft(way_id), s, r)
+    return _rule_page(_draft(way_id), section - 1, rule - 1)
 
 
 @bp.route("/<id:way_id>/export")
@@ -679,63 +579,9 @@ def check_way(way_id: int) -> str | Response:
         return redirect(url_for("manager_ways.check_way", way_id=way_id))
     job = check_summary(data)
     return render_template("manager/ways/check.html", way=row, job=job, form=form,
-                           report=_check_words(job["result"], data) if job and
+                           report=check_words(job["result"], data) if job and
                            job["status"] == "done" and job["result"] else None,
                            refusal=publish_refusal(row))
-
-
-def _rule_names(data: Mapping[str, Any]) -> dict[str, str]:
-    names = {}
-    for section in data.get("sections") or []:
-        for rule in section.get("rules") or []:
-            names[str(rule.get("id"))] = _("Rule %(number)s: %(short)s",
-                                           number=rule.get("number", ""),
-                                           short=rule.get("short", ""))
-    return names
-
-
-def _cards(text: Any) -> list[str]:
-    if isinstance(text, (list, tuple)):
-        return [str(c) for c in text]
-    return str(text or "").split()
-
-
-def _example(example: Any) -> dict[str, Any]:
-    if not isinstance(example, Mapping):
-        return {"cards": _cards(example), "front": [], "back": [], "rule": ""}
-    return {"cards": _cards(example.get("cards")), "front": _cards(example.get("front")),
-            "back": _cards(example.get("back")), "rule": str(example.get("rule") or ""),
-            "wheel": str(example.get("wheel") or "")}
-
-
-def _check_words(report: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    """Turn the engine's check report into what the page says."""
-    names = _rule_names(data)
-    per_rule = report.get("per_rule") or {}
-    rows = []
-    for section in data.get("sections") or []:
-        for rule in section.get("rules") or []:
-            rid = str(rule.get("id"))
-            rows.append({"id": rid, "name": names.get(rid, rid), "hands": int(per_rule.get(rid, 0))})
-    shadowed = []
-    for item in report.get("shadowed") or []:
-        if not isinstance(item, Mapping):
-            continue
-        by = [names.get(str(b), str(b)) for b in (item.get("by") or [])]
-        shadowed.append({"id": str(item.get("rule")), "name": names.get(str(item.get("rule")), ""),
-                         "by": by, "hands": int(item.get("hands") or 0),
-                         "example": _example(item.get("example")) if item.get("example") else None})
-    return {
-        "hands": int(report.get("hands") or 0),
-        "fouled": int(report.get("fouled_hands") or 0),
-        "undecided": int(report.get("undecided_hands") or 0),
-        "fouls": [_example(e) | {"rule_name": names.get(str(_example(e)["rule"]), "")}
-                  for e in (report.get("fouls") or [])[:6]],
-        "undecided_examples": [_example(e) for e in (report.get("undecided") or [])[:6]],
-        "never": [{"id": str(rid), "name": names.get(str(rid), str(rid))}
-                  for rid in report.get("never_reached") or []],
-        "shadowed": shadowed, "per_rule": rows, "seconds": report.get("seconds"),
-    }
 
 
 @bp.route("/<id:way_id>/changes", methods=["GET", "POST"])
@@ -759,32 +605,11 @@ def diff_way(way_id: int) -> str | Response:
         reference = refs[0] if refs else ""
     form.reference.data = reference
     job = _job_view(jobs.latest(diff_key(data, reference))) if reference else None
-    result = _diff_words(job["result"], data) if job and job["status"] == "done" and \
+    result = diff_words(job["result"], data) if job and job["status"] == "done" and \
         job["result"] else None
     return render_template("manager/ways/diff.html", way=row, form=form, job=job,
                            result=result, reference=reference,
                            reference_title=dict(form.reference.choices).get(reference, ""))
-
-
-def _diff_words(result: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    names = _rule_names(data)
-    rows = []
-    for item in result.get("per_rule") or []:
-        if not isinstance(item, Mapping):
-            continue
-        examples = []
-        for e in item.get("examples") or []:
-            if isinstance(e, Mapping):
-                examples.append({"cards": _cards(e.get("cards")),
-                                 "old_front": _cards(e.get("old_front")),
-                                 "old_back": _cards(e.get("old_back")),
-                                 "new_front": _cards(e.get("new_front")),
-                                 "new_back": _cards(e.get("new_back"))})
-        rows.append({"id": str(item.get("rule")), "name": names.get(str(item.get("rule")), ""),
-                     "hands": int(item.get("hands") or 0), "examples": examples})
-    hands, changed = int(result.get("hands") or 0), int(result.get("changed_hands") or 0)
-    share = result.get("share_text") or (f"{100 * changed / hands:.3f}%" if hands else "0%")
-    return {"hands": hands, "changed": changed, "share": share, "per_rule": rows}
 
 
 @bp.route("/<id:way_id>/edge", methods=["GET", "POST"])
@@ -838,60 +663,6 @@ def edge_way(way_id: int) -> str | Response:
     return render_template("manager/ways/edge.html", way=row, form=form, job=job, result=result,
                            reference_title=dict(references).get(reference, ""),
                            profile_title=profile_name(profile), hands=hands)
-
-
-def _points(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _signed(points: float) -> str:
-    """Return a change of the house's share in words: "0.02 points less"."""
-    amount = f"{abs(points):.2f}"
-    if amount == "0.00":
-        return _("no change")
-    return _("%(points)s points more", points=amount) if points > 0 else \
-        _("%(points)s points less", points=amount)
-
-
-def edge_words(result: Mapping[str, Any]) -> dict[str, Any]:
-    """Say the edge change as a manager reads it (``house_way_edge.edge_change``'s figures):
-    "the house keeps about 0.04 points less of every bet (95% interval 0.02 to 0.06 points)".
-
-    The edge is the house's: the player's average loss per unit bet, in points (percent).
-    """
-    raw = result.get("edge")
-    edge: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    change = _points(edge.get("change_points"))
-    interval = edge.get("change_ci95_points")
-    low = high = None
-    if isinstance(interval, (list, tuple)) and len(interval) == 2:
-        low, high = _points(interval[0]), _points(interval[1])
-    sentence = ""
-    if change is not None:
-        amount = f"{abs(change):.2f}"
-        if amount == "0.00":
-            sentence = _("the house keeps about the same share of every bet")
-        elif change < 0:
-            sentence = _("the house keeps about %(points)s points more of every bet",
-                         points=amount)
-        else:
-            sentence = _("the house keeps about %(points)s points less of every bet",
-                         points=amount)
-        if low is not None and high is not None:
-            if amount != "0.00" and (low > 0) == (high > 0) == (change > 0) and low * high > 0:
-                first, last = sorted((abs(low), abs(high)))
-                sentence += " " + _("(95%% interval %(low)s to %(high)s points)",
-                                    low=f"{first:.2f}", high=f"{last:.2f}")
-            else:
-                sentence += " " + _("(95%% interval: from %(low)s to %(high)s)",
-                                    low=_signed(low), high=_signed(high))
-    return {"sentence": sentence, "old": _points(edge.get("old_edge_points")),
-            "new": _points(edge.get("new_edge_points")), "change": change,
-            "hands": int(result.get("hands") or edge.get("hands") or 0),
-            "changed": int(edge.get("changed_deals") or 0)}
 
 
 @bp.route("/jobs/<id:job_id>")
@@ -952,7 +723,7 @@ def publish_way(way_id: int) -> str | Response:
     return redirect(url_for("manager_ways.edit_way", way_id=way_id) + "#versions")
 
 
-@bp.route("/<id:way_id>/versions/<int:number>")
+@bp.route("/<id:way_id>/versions/<id:number>")
 @role_required(*MANAGERS)
 def show_version(way_id: int, number: int) -> str:
     """A published version, read-only, as its sheet reads (superseded versions stay readable)."""
@@ -964,5 +735,5 @@ def show_version(way_id: int, number: int) -> str:
     data = dict(found.data or {})
     newest = max(int(v["number"]) for v in versions)
     return render_template("manager/ways/version.html", way=row, version=found, data=data,
-                           sections=_sections(data), superseded=number < newest,
+                           sections=sections_in_words(data), superseded=number < newest,
                            by=next((v["by"] for v in versions if v["number"] == number), "—"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask import has_app_context
+from flask import has_app_context, has_request_context
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -17,7 +17,7 @@ from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
 from trainer.engine.side_bets import TableKind, load_table
 from trainer.services import house_ways, profiles
-from trainer.web import drill_kinds, i18n
+from trainer.web import drill_kinds, i18n, languages
 
 FAMILIES = {
     "pai-gow": _l("No pair"),
@@ -133,6 +133,11 @@ def house_rule(rule_id: str, house_way: str | None = None) -> Rule | None:
     return None
 
 
+def _language() -> str:
+    """Return the page's language for a house way's own words ("en" outside a request)."""
+    return languages.language() if has_request_context() else "en"
+
+
 def _reading_name(rule_id: str) -> str | None:
     parts = rule_id.split(".")
     if len(parts) >= 3 and parts[1] in ("copy", "compare"):
@@ -185,7 +190,8 @@ def rule_name(rule_id: object, house_way: str | None = None) -> str:
         return _bonus_name(rid) or words_of(rid)
     rule = house_rule(rid, house_way)
     if rule is not None:
-        return str(_l("%(short)s (rule %(number)s)", short=rule.short, number=rule.number))
+        return str(_l("%(short)s (rule %(number)s)", short=rule.short_in(_language()),
+                      number=rule.number))
     family = rid.split(".", 1)[0]
     return family_name(family) if family in FAMILIES else words_of(rid)
 
@@ -193,12 +199,12 @@ def rule_name(rule_id: object, house_way: str | None = None) -> str:
 def rule_short(rule_id: object, house_way: str | None = None) -> str:
     """Return a house-way rule's short name alone (its number shown beside it), else its words."""
     rule = house_rule(str(rule_id), house_way) if rule_id else None
-    return rule.short if rule is not None else rule_name(rule_id, house_way)
+    return rule.short_in(_language()) if rule is not None else rule_name(rule_id, house_way)
 
 
-# Drawn rule tags, per language: (translations, rule id, house way) -> HTML. Only for a
+# Drawn rule tags, per language: (translations, language, rule id, house way) -> HTML. Only for a
 # preset house way (or none), whose rules never change in a running process; bounded.
-_RULE_TAGS: dict[tuple[object, str, str | None], Markup] = {}
+_RULE_TAGS: dict[tuple[object, str, str, str | None], Markup] = {}
 _RULE_TAGS_KEPT = 4096
 
 
@@ -212,7 +218,7 @@ def rule_tag(rule_id: object, house_way: str | None = None) -> Markup:
         return Markup("—")
     key = None
     if house_way is None or house_way in preset_names():
-        key = (i18n.translations(), str(rule_id), house_way)
+        key = (i18n.translations(), _language(), str(rule_id), house_way)
         html = _RULE_TAGS.get(key)
         if html is not None:
             return html

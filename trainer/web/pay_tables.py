@@ -5,6 +5,10 @@ arranges them for templates (``side_bet_table`` and ``pay_charts`` are template
 globals): the twelve bonus categories in pay order with the table's own words, and
 what each line pays on the common bet sizes, for the reference sheet, the
 commission chart, the player's table and the bonus drill.
+
+The views are cached once for every language, so their words are lazy: a title, a
+line's name, how it pays and the chart's note are worked out in the page's language
+when drawn (``data_words.lazy_word`` for the engine's names, ``lazy_gettext`` here).
 """
 from __future__ import annotations
 
@@ -13,8 +17,13 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import format_decimal
+from flask_babel import gettext as _
+
 from trainer.engine.side_bets import PAY_ORDER, TableKind, load_table
 from trainer.services.profiles import table_profile
+from trainer.web import languages
+from trainer.web.data_words import Lazy, lazy_word
 
 # The bet sizes a chart shows (cents): $1, $5, $10, $25.
 CHART_BETS = (100, 500, 1000, 2500)
@@ -25,12 +34,12 @@ class TableView:
     """One pay table for a page: its title and the twelve categories in its words."""
 
     name: str
-    title: str
+    title: Any  # str, or a LazyString in the page's language
     kind: str
-    categories: tuple[tuple[str, str], ...]
+    categories: tuple[tuple[str, Any], ...]
 
     @property
-    def names(self) -> dict[str, str]:
+    def names(self) -> dict[str, Any]:
         """Return each category's name by slug."""
         return dict(self.categories)
 
@@ -41,20 +50,21 @@ def side_bet_table(name: str) -> TableView:
     try:
         table = load_table(name)
     except (ValueError, TypeError):
-        return TableView(str(name), str(name), "", tuple((c.slug, c.title) for c in PAY_ORDER))
+        return TableView(str(name), str(name), "",
+                         tuple((c.slug, lazy_word(c.title)) for c in PAY_ORDER))
     names = []
     for category in PAY_ORDER:
         line = table.line_for(category)
-        names.append((category.slug, line.name if line is not None else category.title))
-    return TableView(table.name, table.title, table.kind.value, tuple(names))
+        names.append((category.slug, lazy_word(line.name if line is not None else category.title)))
+    return TableView(table.name, lazy_word(table.title), table.kind.value, tuple(names))
 
 
 @dataclass(frozen=True)
 class ChartRow:
     """One pay line: its name, how it pays in words, the amount per bet size, its rule id."""
 
-    name: str
-    pays: str
+    name: Any  # a LazyString: the line's name in the page's language
+    pays: Any  # a LazyString: "25 to 1", "10% of the meter", an amount
     amounts: tuple[int | None, ...]
     rule_id: str
 
@@ -64,20 +74,41 @@ class Chart:
     """One pay table's chart: what each line pays on each bet size."""
 
     name: str
-    title: str
-    sheet: str
+    title: Any  # a LazyString
+    sheet: Any  # a LazyString ("" for none)
     bets: tuple[int, ...]
     rows: tuple[ChartRow, ...]
-    note: str
+    note: Any  # a LazyString ("" for none)
 
 
-def _pays(line: Any) -> str:
-    if line.odds is not None:
-        return f"{line.odds:,} to 1"
-    if line.meter_percent is not None:
-        return f"{line.meter_percent}% of the meter"
-    return f"${line.amount_cents // 100:,}" if line.amount_cents % 100 == 0 else \
-        f"${line.amount_cents / 100:,.2f}"
+def _pays_now(odds: int | None, meter_percent: Any, amount_cents: int) -> str:
+    if odds is not None:
+        return _("%(odds)s to 1", odds=format_decimal(odds))
+    if meter_percent is not None:
+        return _("%(percent)s%% of the meter", percent=meter_percent)
+    return languages.money(amount_cents, short=True)
+
+
+def _pays(line: Any) -> Lazy:
+    return Lazy(_pays_now, line.odds, line.meter_percent, line.amount_cents)
+
+
+def _envy_note(min_cents: int, dealer_pays: bool) -> str:
+    if dealer_pays:
+        return _("Paid to every bonus bet of at least %(amount)s for each other player's "
+                 "qualifying hand and the dealer's.", amount=languages.money(min_cents, short=True))
+    return _("Paid to every bonus bet of at least %(amount)s for each other player's "
+             "qualifying hand; the dealer's hand pays none.",
+             amount=languages.money(min_cents, short=True))
+
+
+def _bonus_note() -> str:
+    return _("Amounts are the win; the bet stays. A hand below the table's lowest line loses.")
+
+
+def _progressive_note(bet_cents: int) -> str:
+    return _("A fixed %(amount)s bet; the top lines pay their share of the meter.",
+             amount=languages.money(bet_cents, short=True))
 
 
 @functools.cache
@@ -99,17 +130,16 @@ def chart(name: str) -> Chart:
             amounts = tuple(line.amount_cents for _ in bets)
         else:
             amounts = tuple(line.win_cents(bet) for bet in bets)
-        rows.append(ChartRow(line.name, _pays(line), amounts, line.rule_id))
-    note = ""
+        rows.append(ChartRow(lazy_word(line.name), _pays(line), amounts, line.rule_id))
+    note: Any = ""
     if table.kind is TableKind.ENVY and table.min_bonus_bet_cents:
-        note = (f"Paid to every bonus bet of at least ${table.min_bonus_bet_cents // 100} "
-                "for each other player's qualifying hand"
-                + (" and the dealer's." if table.dealer_pays else "; the dealer's hand pays none."))
+        note = Lazy(_envy_note, table.min_bonus_bet_cents, bool(table.dealer_pays))
     elif table.kind is TableKind.PROGRESSIVE:
-        note = "A fixed $1 bet; the top lines pay their share of the meter."
+        note = Lazy(_progressive_note, table.fixed_bet_cents or CHART_BETS[0])
     elif table.kind is TableKind.BONUS:
-        note = "Amounts are the win; the bet stays. A hand below the table's lowest line loses."
-    return Chart(table.name, table.title, table.sheet, tuple(bets), tuple(rows), note)
+        note = Lazy(_bonus_note)
+    return Chart(table.name, lazy_word(table.title), lazy_word(table.sheet) if table.sheet else "",
+                 tuple(bets), tuple(rows), note)
 
 
 def pay_charts(profile_name: str) -> list[Chart]:

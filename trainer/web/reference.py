@@ -38,6 +38,7 @@ from trainer.services import house_ways, pdf_cache, profiles, reference_examples
 from trainer.services.house_ways import HouseWayChoice
 from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
 from trainer.web import languages, pay_tables
+from trainer.web.engine_words import say
 from trainer.web.exam_lock import refuse_during_exam
 
 bp = Blueprint("reference", __name__)
@@ -205,6 +206,8 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
         choice=choice,
         rule_examples=way_examples(way),
         rank_groups=rank_groups_text(way),
+        # The sheet's own words in the reader's language where it has them (issue 19).
+        lang=languages.language(),
         # The sheets to switch to: a preset by its name (as before), a custom way in words.
         presets=[(c.ref, c.ref if c.preset else way_label(c)) for c in offered_ways(way.name)],
         wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
@@ -271,6 +274,9 @@ def sheet_pdf_key(way: HouseWay, paper: str, choice: HouseWayChoice | None = Non
         [choice.version, str(choice.published_at), choice.superseded, str(get_timezone())],
         "paper": paper,
         "language": str(get_locale()),
+        # The installation's currency (the pay charts' amounts) and the cards' letters.
+        "currency": languages.installation().currency,
+        "card_letters": languages.installation().card_letters,
         # The group's pay tables it prints (their data, so an edited table prints anew).
         "pay_tables": pay_tables.tables_digest(default_profile()),
         "templates": sheet_template_version(),
@@ -310,12 +316,15 @@ def set_by_every_way(cards: tuple, chosen: str, wheel: str,
         return rank2(s.front), rank5(s.back, wheel)
 
     rows = []
+    lang = languages.language()  # each way's own words in the reader's language (issue 19)
     for ref, setting in settings.items():
         way = loaded[ref]
         rule = way.rule(setting.rule)
         rows.append(PresetSetting(
             ref, labels.get(ref, way.title), card_list(setting.front), card_list(setting.back), setting.rule,
-            rule.number, rule.text, setting.explanation, value(ref) != value(chosen)))
+            rule.number, rule.text_in(lang),
+            way.explanation_in(lang, setting.back, setting.front, setting.rule, wheel),
+            value(ref) != value(chosen)))
     return rows
 
 
@@ -410,7 +419,7 @@ def look_up() -> str:
         try:
             parsed = parse_cards(text, 7)
         except ValueError as exc:
-            error = str(exc)
+            error = say(exc)  # the engine's sentence in the reader's language
         else:
             cards = card_list(parsed)
             if compare:
@@ -421,6 +430,10 @@ def look_up() -> str:
         "reference/look_up.html",
         text=text, cards=cards, preset=preset, preset_title=chosen.title,
         wheel=wheel, compare=compare,
+        # The way's own words (rule sentence, short name, explanation) in the reader's language.
+        lang=languages.language(),
+        explanation=chosen.explanation_in(languages.language(), setting.back, setting.front,
+                                          setting.rule, wheel) if setting else "",
         presets=[(c.ref, way_label(c)) for c in ways],
         wheels=WHEEL_WORDS, deck=DECK_ORDER, error=error, setting=setting, rule=rule,
         setting_front=card_list(setting.front) if setting else [],

@@ -15,6 +15,7 @@ from typing import Any
 from flask import has_request_context, request, url_for
 from markupsafe import Markup, escape
 
+from trainer.web import engine_words, way_words
 from trainer.web.i18n import translations
 
 
@@ -58,9 +59,10 @@ def _why(fb: Any) -> str:
         return ""
     if fb.sheet_rule and fb.house_way:
         inner = (f'<a class="sheet-link" href="{escape(_sheet_url(fb.house_way))}'
-                 f'#rule-{escape(fb.sheet_rule)}" title="{escape(fb.rule_id)}">{escape(fb.why)}</a>')
+                 f'#rule-{escape(fb.sheet_rule)}" title="{escape(fb.rule_id)}">'
+                 f'{escape(way_words.sheet_why(fb))}</a>')
     else:
-        inner = f'<span title="{escape(fb.rule_id)}">{escape(fb.why)}</span>'
+        inner = f'<span title="{escape(fb.rule_id)}">{escape(engine_words.text(fb.why))}</span>'
         if fb.section:
             inner += f' <span class="muted">({_t("rule book %(section)s", section=fb.section)})</span>'
     return f'\n  <p class="verdict-why">{inner}</p>\n  '

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ..action import POSITIONS, action_position, table_position
+from ..messages import N_
 from .base import Drill, DrillContext, Grade, register
 from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, Schema, Whole
@@ -70,7 +71,7 @@ class ActionDrill(Drill):
 
     def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"seat": 1..7}``."""
-        return Fields({"seat": Whole(1, POSITIONS, "Pick one of the seven seats (1-7).")})
+        return Fields({"seat": Whole(1, POSITIONS, N_("Pick one of the seven seats (1-7)."))})
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Answer seat 1."""

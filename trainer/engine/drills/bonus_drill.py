@@ -26,6 +26,7 @@ import random
 from typing import Any
 
 from ..cards import Card, card_list, parse_cards
+from ..messages import N_
 from ..profiles import SideBetOffer, TableProfile
 from ..setting import is_foul, splits
 from ..side_bets import PAY_ORDER, BonusCategory, PayTable, TableKind, bonus_hand, load_table, sample_hand
@@ -183,10 +184,10 @@ class BonusDrill(Drill):
     def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"qualifies": true|false, "category": <slug>, "paid_cents": <whole cents>}``."""
         return Fields({
-            "qualifies": Flag("Answer the dealer's cue \"does this qualify?\" with yes or no."),
-            "category": OneOf(CATEGORY_SLUGS, "Name the bonus hand: pick one of the categories."),
-            "paid_cents": Whole(0, MAX_PAID_CENTS, "Enter the amount paid in dollars and cents "
-                                              "(0 when the bonus bet loses)."),
+            "qualifies": Flag(N_("Answer the dealer's cue \"does this qualify?\" with yes or no.")),
+            "category": OneOf(CATEGORY_SLUGS, N_("Name the bonus hand: pick one of the categories.")),
+            "paid_cents": Whole(0, MAX_PAID_CENTS, N_("Enter the amount paid in dollars and cents "
+                                                  "(0 when the bonus bet loses).")),
         })
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:

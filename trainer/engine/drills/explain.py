@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..house_way import HouseWay, load, rule_family
+from ..messages import N_
 from ..profiles import TableProfile
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -136,117 +137,118 @@ class Feedback:
 # section and its sentence. The rules' short names are the web's (trainer/web/names.py).
 
 RULE_BOOK: dict[str, tuple[str, str]] = {
-    "settlement.win": ("§7", "Two wins win: the bet is paid even money less the commission."),
-    "settlement.push": ("§7", "One win and one loss push: the bet is returned."),
-    "settlement.lose": ("§7", "No win loses: the bet is taken."),
+    "settlement.win": ("§7", N_("Two wins win: the bet is paid even money less the commission.")),
+    "settlement.push": ("§7", N_("One win and one loss push: the bet is returned.")),
+    "settlement.lose": ("§7", N_("No win loses: the bet is taken.")),
     "settlement.copy-push": ("§7",
-                             "A copy goes to the banker; with a win on the other hand the bet pushes."),
+                             N_("A copy goes to the banker; with a win on the other hand the bet pushes.")),
     "settlement.copy-lose": ("§7",
-                             "A copy goes to the banker; without a win on the other hand the bet loses."),
-    "settlement.foul": ("§8", "A fouled player hand loses its bet, whatever the cards."),
+                             N_("A copy goes to the banker; without a win on the other hand the bet loses.")),
+    "settlement.foul": ("§8", N_("A fouled player hand loses its bet, whatever the cards.")),
     "settlement.queen-high": ("§11",
-                              "At a no-commission table every bet pushes when the banker's seven "
-                              "cards are a queen-high pai gow."),
+                              N_("At a no-commission table every bet pushes when the banker's seven "
+                              "cards are a queen-high pai gow.")),
     "foul.pair-over-no-pair": ("§3",
-                               "A pair in front over a back with no pair is a foul: the back must "
-                               "rank above the front."),
+                               N_("A pair in front over a back with no pair is a foul: the back must "
+                               "rank above the front.")),
     "foul.higher-pair-in-front": ("§3",
-                                  "A front pair higher than the back's pair is a foul."),
+                                  N_("A front pair higher than the back's pair is a foul.")),
     "foul.higher-cards-in-front": ("§3",
-                                   "With no pair on either side the front is compared with the "
-                                   "back's two highest cards in order: a higher front is a foul."),
+                                   N_("With no pair on either side the front is compared with the "
+                                   "back's two highest cards in order: a higher front is a foul.")),
     "foul.legal.same-pair": ("§3",
-                             "The same pair in front and in back is legal: the back counts as higher."),
+                             N_("The same pair in front and in back is legal: the back counts as higher.")),
     "foul.legal.same-top-ranks": ("§3",
-                                  "A front equal to the back's two highest ranks is legal: the "
-                                  "back counts as higher."),
+                                  N_("A front equal to the back's two highest ranks is legal: the "
+                                  "back counts as higher.")),
     "foul.legal.pair-under-pair": ("§3",
-                                   "A front pair lower than the back's pair is legal."),
+                                   N_("A front pair lower than the back's pair is legal.")),
     "foul.legal.pair-under-better": ("§3",
-                                     "A front pair under a back of two pair or better is legal."),
+                                     N_("A front pair under a back of two pair or better is legal.")),
     "foul.legal.no-pair": ("§3",
-                           "No pair on either side and the back's highest cards above the front's: legal."),
+                           N_("No pair on either side and the back's highest cards above the "
+                              "front's: legal.")),
     "foul.legal": ("§3",
-                   "A back with a pair or better over a front with no pair is legal."),
+                   N_("A back with a pair or better over a front with no pair is legal.")),
     "reading.compare.five": ("§4",
-                             "Hands compare by category first, then by the ranks that make "
-                             "them, high to low; suits never break a tie."),
+                             N_("Hands compare by category first, then by the ranks that make "
+                             "them, high to low; suits never break a tie.")),
     "reading.compare.two": ("§6",
-                            "A pair beats no pair; otherwise the higher card, then the lower, decides."),
+                            N_("A pair beats no pair; otherwise the higher card, then the lower, decides.")),
     "reading.copy.five": ("§4",
-                          "Hands of the same ranks are a copy: neither wins (at the table a copy "
-                          "goes to the banker)."),
+                          N_("Hands of the same ranks are a copy: neither wins (at the table a copy "
+                          "goes to the banker).")),
     "reading.copy.two": ("§6",
-                         "Two-card hands of the same ranks are a copy: neither wins (at the table "
-                         "a copy goes to the banker)."),
+                         N_("Two-card hands of the same ranks are a copy: neither wins (at the table "
+                         "a copy goes to the banker).")),
     "action.banker": ("§2",
-                      "Count the dice total counter-clockwise with the banker's seat as 1: "
-                      "totals of 1, 8 and 15 land on the banker."),
+                      N_("Count the dice total counter-clockwise with the banker's seat as 1: "
+                      "totals of 1, 8 and 15 land on the banker.")),
     "action.count": ("§2",
-                     "Count the dice total counter-clockwise with the banker's seat as 1; the "
-                     "first pile goes to the seat counted to."),
+                     N_("Count the dice total counter-clockwise with the banker's seat as 1; the "
+                     "first pile goes to the seat counted to.")),
     "action.player-banker": ("§2",
-                             "When a player banks, the count starts at the player-banker's seat, "
-                             "which is 1."),
+                             N_("When a player banks, the count starts at the player-banker's seat, "
+                             "which is 1.")),
     "round.action": ("§2",
-                     "Count the dice total counter-clockwise with the banker's seat as 1; the "
-                     "piles follow counter-clockwise and a pile on an empty seat is dead."),
+                     N_("Count the dice total counter-clockwise with the banker's seat as 1; the "
+                     "piles follow counter-clockwise and a pile on an empty seat is dead.")),
     "round.action.player-banker": ("§2",
-                                   "When a player banks, the count starts at the player-banker's "
-                                   "seat, which is 1."),
+                                   N_("When a player banks, the count starts at the player-banker's "
+                                   "seat, which is 1.")),
     "round.settle": ("§9",
-                     "Losing bets are taken first, then winners are paid net of commission; "
-                     "pushes stay where they are."),
+                     N_("Losing bets are taken first, then winners are paid net of commission; "
+                     "pushes stay where they are.")),
     "round.settle.player-banker": ("§10",
-                                   "The player-banker pays the winners, takes the losers and pays "
-                                   "commission on the bank's net win."),
+                                   N_("The player-banker pays the winners, takes the losers and pays "
+                                   "commission on the bank's net win.")),
     "round.settle.outcome": ("§7",
-                             "Two wins win, one win pushes, no win loses; a copy goes to the banker."),
+                             N_("Two wins win, one win pushes, no win loses; a copy goes to the banker.")),
     "round.settle.order": ("§9",
-                           "Losing bets are taken first, then winners are paid."),
+                           N_("Losing bets are taken first, then winners are paid.")),
     "round.settle.amount": ("§9",
-                            "A winner is paid even money less the commission."),
+                            N_("A winner is paid even money less the commission.")),
     "round.settle.banker-commission": ("§10",
-                                       "The player-banker pays commission on the bank's net win: "
-                                       "what the losers lost less what the winners won."),
+                                       N_("The player-banker pays commission on the bank's net win: "
+                                       "what the losers lost less what the winners won.")),
 }
 
 READING_CATEGORY = ("§4",
-                    "From high to low: five aces, royal flush, straight flush, four of a kind, "
-                    "full house, flush, straight, three of a kind, two pair, one pair, high card.")
+                    N_("From high to low: five aces, royal flush, straight flush, four of a kind, "
+                    "full house, flush, straight, three of a kind, two pair, one pair, high card."))
 READING_JOKER = ("§5",
-                 "The joker counts as an ace, or completes a straight, a flush or a straight flush.")
+                 N_("The joker counts as an ace, or completes a straight, a flush or a straight flush."))
 
 # The house-way families: what they are and what to look at.
 FAMILY_HINTS: dict[str, str] = {
-    "pai-gow": "No pair (pai gow): look at the highest card, the next two, and any straight or flush.",
-    "one-pair": "One pair: look at the pair and the two highest singletons.",
-    "two-pair": "Two pair: look at the ranks of both pairs (low, medium or high) and whether "
-                "there is an ace (or the joker) to play in front.",
-    "three-pair": "Three pair: look at the highest pair; it goes in front.",
-    "trips": "Three of a kind: look at the rank of the three; three aces are split.",
-    "two-trips": "Two sets of three: look at the lower set; the higher three stay in back.",
-    "full-house": "A full house: look at the pair's rank, and whether it must be split.",
-    "trips-two-pair": "Three of a kind with two pair: look at the higher pair.",
-    "quads": "Four of a kind: look at the rank of the four and at the singletons.",
-    "quads-pair": "Four of a kind with a pair: look at the pair and the rank of the four.",
-    "quads-trips": "Four of a kind with three of a kind: look at which set goes where.",
-    "five-aces": "Five aces (four aces and the joker): look at whether there is a pair of kings.",
-    "sf": "A straight or a flush: look at what the rest of the cards make and whether "
-          "playing it still leaves a good front.",
+    "pai-gow": N_("No pair (pai gow): look at the highest card, the next two, and any straight or flush."),
+    "one-pair": N_("One pair: look at the pair and the two highest singletons."),
+    "two-pair": N_("Two pair: look at the ranks of both pairs (low, medium or high) and whether "
+                "there is an ace (or the joker) to play in front."),
+    "three-pair": N_("Three pair: look at the highest pair; it goes in front."),
+    "trips": N_("Three of a kind: look at the rank of the three; three aces are split."),
+    "two-trips": N_("Two sets of three: look at the lower set; the higher three stay in back."),
+    "full-house": N_("A full house: look at the pair's rank, and whether it must be split."),
+    "trips-two-pair": N_("Three of a kind with two pair: look at the higher pair."),
+    "quads": N_("Four of a kind: look at the rank of the four and at the singletons."),
+    "quads-pair": N_("Four of a kind with a pair: look at the pair and the rank of the four."),
+    "quads-trips": N_("Four of a kind with three of a kind: look at which set goes where."),
+    "five-aces": N_("Five aces (four aces and the joker): look at whether there is a pair of kings."),
+    "sf": N_("A straight or a flush: look at what the rest of the cards make and whether "
+          "playing it still leaves a good front."),
 }
 DRILL_HINTS: dict[str, str] = {
-    "settlement": "Settling: look at each back against the banker's back and each front "
+    "settlement": N_("Settling: look at each back against the banker's back and each front "
                   "against the banker's front; a copy goes to the banker, and a winner is "
-                  "paid less the commission.",
-    "foul": "A foul: look at the front against the back's best cards; the back must rank "
-            "above it.",
-    "reading": "Reading a hand: look for pairs, three or four of a kind first, then a "
-               "straight or a flush, and where the joker fits.",
-    "action": "The action: add the dice, look at where the banker sits, and count "
-              "counter-clockwise from the banker's seat as 1.",
-    "round": "A round: look at the banker's seat to count the action, set the banker's hand "
-             "the house way, then take the losers before paying the winners.",
+                  "paid less the commission."),
+    "foul": N_("A foul: look at the front against the back's best cards; the back must rank "
+            "above it."),
+    "reading": N_("Reading a hand: look for pairs, three or four of a kind first, then a "
+               "straight or a flush, and where the joker fits."),
+    "action": N_("The action: add the dice, look at where the banker sits, and count "
+              "counter-clockwise from the banker's seat as 1."),
+    "round": N_("A round: look at the banker's seat to count the action, set the banker's hand "
+             "the house way, then take the losers before paying the winners."),
 }
 
 
@@ -304,7 +306,7 @@ def hint(rule_id: str) -> str:
         return DRILL_HINTS["settlement"]
     family = rule_family(rule_id)
     return FAMILY_HINTS.get(family) or DRILL_HINTS.get(family) or \
-        "Look at the cards the rule turns on."
+        N_("Look at the cards the rule turns on.")
 
 
 def book_why(rule_id: str) -> tuple[str, str]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import Card, card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
+from ..messages import N_, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
@@ -168,14 +169,14 @@ class FoulCheckDrill(Drill):
 
         def reset_rules(answer: dict[str, Any]) -> None:
             if not answer["fouled"] and "front" in answer:
-                raise ValueError("Only a hand called fouled is reset: send no front cards.")
+                raise refusal(N_("Only a hand called fouled is reset: send no front cards."))
             if answer["fouled"] and reset_needed and "front" not in answer:
-                raise ValueError("The answer is missing 'front': under the house-way foul "
+                raise refusal(N_("The answer is missing 'front': under the house-way foul "
                                  "policy a hand called fouled is reset, so name its two "
-                                 "front cards.")
+                                 "front cards."))
 
         seven = list(question["back"]) + list(question["front"])
-        return Fields({"fouled": Flag()}, {"front": Cards(2, seven, "front")}, then=reset_rules)
+        return Fields({"fouled": Flag()}, {"front": Cards(2, seven, Message(N_("front")))}, then=reset_rules)
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Call the hand legal."""

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
+from ..messages import N_
 from .base import Drill, DrillContext, Grade, register
 from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, OneOf, Schema
@@ -161,8 +162,8 @@ class HandReadingDrill(Drill):
         """Answer ``{"category": <a category>}`` or ``{"winner": "a" | "b" | "copy"}``."""
         if question["mode"] == "category":
             return Fields({"category": OneOf([c.slug for c in Category],
-                                             "That is not a hand category: name one of them.")})
-        return Fields({"winner": OneOf(("a", "b", "copy"), "Answer a, b or copy.")})
+                                             N_("That is not a hand category: name one of them."))})
+        return Fields({"winner": OneOf(("a", "b", "copy"), N_("Answer a, b or copy."))})
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Answer high card, or hand A."""

@@ -7,6 +7,7 @@ from typing import Any
 from ..cards import card_list, parse_cards
 from ..hands import evaluate2
 from ..house_way import HouseWaySetting
+from ..messages import N_, Message
 from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
@@ -41,7 +42,7 @@ class HouseWayDrill(Drill):
 
     def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
         """Answer ``{"front": [two of the seven cards]}``."""
-        return Fields({"front": Cards(2, question["cards"], "front")})
+        return Fields({"front": Cards(2, question["cards"], Message(N_("front")))})
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:
         """Put the first two cards in front."""

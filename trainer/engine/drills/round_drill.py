@@ -25,6 +25,7 @@ from ..action import POSITIONS, action_position, deal_order, pile_order, table_p
 from ..cards import Card, card_list, deal_piles, parse_cards
 from ..hands import is_queen_high_pai_gow
 from ..house_way import HouseWay, HouseWaySetting, rule_family
+from ..messages import N_, Message, refusal
 from ..setting import is_foul, same_value, splits
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from ..side_bets import load_table
@@ -275,48 +276,52 @@ class RoundDrill(Drill):
         """
         step = question.get("step")
         if step == "action":
-            return Fields({"seat": Whole(1, POSITIONS, "Pick one of the seven seats (1-7).")})
+            return Fields({"seat": Whole(1, POSITIONS, N_("Pick one of the seven seats (1-7)."))})
         if step == "banker":
-            return Fields({"front": Cards(2, question["banker_cards"], "front")})
+            return Fields({"front": Cards(2, question["banker_cards"], Message(N_("front")))})
         if step != "settle":
-            raise ValueError("This round question has no step.")
+            raise refusal(N_("This round question has no step."))
         seats = [p["seat"] for p in question["players"]]
 
         def entry_rules(entry: dict[str, Any]) -> None:
             if entry["seat"] not in seats:
-                raise ValueError("Settle only the seats that have a hand.")
+                raise refusal(N_("Settle only the seats that have a hand."))
             paid = entry.get("paid_cents")
             if entry["action"] == "pay" and paid is None:
-                raise ValueError(f"Seat {entry['seat']}: enter the amount paid, in cents, "
-                                 "as a whole number.")
+                raise refusal(N_("Seat %(seat)s: enter the amount paid, in cents, "
+                                 "as a whole number."), seat=entry["seat"])
             if entry["action"] == "take" and paid is not None:
-                raise ValueError(f"Seat {entry['seat']}: a bet that is taken is not paid.")
+                raise refusal(N_("Seat %(seat)s: a bet that is taken is not paid."),
+                              seat=entry["seat"])
 
         def once_each(answer: dict[str, Any]) -> None:
             settled: list[int] = []
             for entry in answer["order"]:
                 if entry["seat"] in settled:
-                    raise ValueError(f"Seat {entry['seat']} is settled twice.")
+                    raise refusal(N_("Seat %(seat)s is settled twice."), seat=entry["seat"])
                 settled.append(entry["seat"])
 
         entry = Fields(
-            {"seat": Whole(1, POSITIONS, "Settle only the seats that have a hand."),
-             "action": OneOf(("take", "pay"), "Each seat you settle: take the bet or pay it.")},
-            {"paid_cents": Maybe(Whole(0, MAX_CENTS, "Enter each amount paid in whole cents, "
-                                                     f"up to {MAX_CENTS:,}."))},
+            {"seat": Whole(1, POSITIONS, N_("Settle only the seats that have a hand.")),
+             "action": OneOf(("take", "pay"),
+                             N_("Each seat you settle: take the bet or pay it."))},
+            {"paid_cents": Maybe(Whole(0, MAX_CENTS, Message(
+                N_("Enter each amount paid in whole cents, up to %(most)s."), most=MAX_CENTS)))},
             then=entry_rules)
         fields: dict[str, Schema] = {"order": ListOf(
-            entry, 0, POSITIONS, f"Settle each seat at most once: a table has {POSITIONS} seats.")}
+            entry, 0, POSITIONS, Message(N_("Settle each seat at most once: a table has "
+                                            "%(seats)s seats."), seats=POSITIONS))}
         if question["banker_seat"] != DEALER_SEAT:
             fields["banker_commission_cents"] = Whole(
-                0, MAX_CENTS, "Enter the commission the player-banker pays, in cents.")
+                0, MAX_CENTS, N_("Enter the commission the player-banker pays, in cents."))
         side = question.get("side_bet")
         if side:
             # One entry per seat with a side bet, in seat order: its pay, and its envy.
             fields["side"] = Each(
                 [side_fields_schema(side, p["bonus_cents"], p["seat"])
                  for p in question["players"] if p.get("bonus_cents")],
-                "Pay the side bets of all {wanted} seats that have one; {given} were answered.")
+                N_("Pay the side bets of all %(wanted)s seats that have one; "
+                   "%(given)s were answered."))
         return Fields(fields, then=once_each)
 
     def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cards import card_list, parse_card, verify_distinct
+from ..messages import N_, EngineError, Joined, Message, refusal
 
 # Money in an answer: whole cents from nothing to $100,000, far above any table limit.
 MAX_CENTS = 10_000_000
@@ -24,14 +25,15 @@ SHOWN_KEY = 24
 Path = tuple[str | int, ...]
 
 
-def where(path: Path) -> str:
+def where(path: Path) -> Message:
     """Name a place in an answer for a message: ``The answer's 'positions' item 2 'outcome'``."""
     if not path:
-        return "The answer"
-    parts = []
+        return Message(N_("The answer"))
+    parts: list[Message | str] = []
     for step in path:
-        parts.append(f"item {step + 1}" if isinstance(step, int) else f"'{step}'")
-    return "The answer's " + " ".join(parts)
+        parts.append(Message(N_("item %(number)s"), number=step + 1) if isinstance(step, int)
+                     else f"'{step}'")
+    return Message(N_("The answer's %(place)s"), place=Joined(parts))
 
 
 def shown(key: Any) -> str:
@@ -43,79 +45,88 @@ def shown(key: Any) -> str:
 class Schema:
     """One part of an answer's shape; ``check`` returns the normalized value or raises."""
 
-    message: str | None = None
+    message: Message | str | None = None
 
     def check(self, value: Any, path: Path = ()) -> Any:
         """Return ``value`` normalized, or raise ValueError saying what is wrong."""
         raise NotImplementedError
 
-    def refuse(self, path: Path, text: str) -> ValueError:
-        """Return the error for a wrong value: the schema's own message, or a general one."""
-        return ValueError(self.message or f"{where(path)} {text}")
+    def refuse(self, path: Path, template: str, **params: Any) -> ValueError:
+        """Return the error for a wrong value: the schema's own message, or a general one.
+
+        ``template`` names the place as ``%(place)s``.
+        """
+        if self.message:
+            return EngineError(self.message)
+        return refusal(template, place=where(path), **params)
 
 
 class Whole(Schema):
     """A whole number (never a boolean) from ``low`` to ``high``."""
 
-    def __init__(self, low: int, high: int, message: str | None = None) -> None:
+    def __init__(self, low: int, high: int, message: Message | str | None = None) -> None:
         self.low, self.high, self.message = low, high, message
 
     def check(self, value: Any, path: Path = ()) -> int:
         """Return the number, or refuse a boolean, a fraction, text or one out of range."""
         if isinstance(value, bool) or not isinstance(value, int) \
                 or not self.low <= value <= self.high:
-            raise self.refuse(path, f"must be a whole number from {self.low:,} to {self.high:,}.")
+            raise self.refuse(path, N_("%(place)s must be a whole number from %(low)s to %(high)s."),
+                              low=self.low, high=self.high)
         return value
 
 
 class Flag(Schema):
     """True or false (never 0 or 1)."""
 
-    def __init__(self, message: str | None = None) -> None:
+    def __init__(self, message: Message | str | None = None) -> None:
         self.message = message
 
     def check(self, value: Any, path: Path = ()) -> bool:
         """Return the boolean, or refuse anything else."""
         if not isinstance(value, bool):
-            raise self.refuse(path, "must be true or false.")
+            raise self.refuse(path, N_("%(place)s must be true or false."))
         return value
 
 
 class OneOf(Schema):
     """One of a few fixed words."""
 
-    def __init__(self, options: Sequence[str], message: str | None = None) -> None:
+    def __init__(self, options: Sequence[str], message: Message | str | None = None) -> None:
         self.options, self.message = tuple(options), message
 
     def check(self, value: Any, path: Path = ()) -> str:
         """Return the word, or refuse anything not on the list."""
         if not isinstance(value, str) or value not in self.options:
-            raise self.refuse(path, f"must be one of: {', '.join(self.options)}.")
+            raise self.refuse(path, N_("%(place)s must be one of: %(options)s."),
+                              options=Joined(self.options, ", "))
         return value
 
 
 class Cards(Schema):
     """Exactly ``count`` distinct cards, each one of ``allowed``, as a list of card names."""
 
-    def __init__(self, count: int, allowed: Sequence[str], what: str = "cards") -> None:
+    def __init__(self, count: int, allowed: Sequence[str], what: Message | None = None) -> None:
+        what = what or Message(N_("cards"))
         self.count, self.what = count, what
         self.allowed = frozenset(parse_card(c) for c in allowed)
 
     def check(self, value: Any, path: Path = ()) -> list[str]:
         """Return the cards in canonical notation, or refuse another shape or a card not dealt."""
         if not isinstance(value, list):
-            raise ValueError(f"The {self.what} has the wrong form: it must be a list of "
-                             f"{self.count} cards.")
+            raise refusal(N_("The %(what)s has the wrong form: it must be a list of "
+                             "%(count)s cards."), what=self.what, count=self.count)
         if len(value) != self.count:
-            raise ValueError(f"The {self.what} takes {self.count} cards; "
-                             f"{len(value)} were given.")
+            raise refusal(N_("The %(what)s takes %(count)s cards; %(given)s were given."),
+                          what=self.what, count=self.count, given=len(value))
         if not all(isinstance(c, str) and 0 < len(c) <= MAX_CARD_TEXT for c in value):
-            raise ValueError(f"The {self.what} must be a list of card names such as As or 10h.")
+            raise refusal(N_("The %(what)s must be a list of card names such as As or 10h."),
+                          what=self.what)
         cards = [parse_card(c) for c in value]
         verify_distinct(cards)
         for card in cards:
             if card not in self.allowed:
-                raise ValueError(f"{card} is not one of this hand's cards.")
+                raise refusal(N_("%(card)s is not one of this hand's cards."), card=card)
         return card_list(cards)
 
 
@@ -133,16 +144,18 @@ class Maybe(Schema):
 class ListOf(Schema):
     """A list of ``low`` to ``high`` items, each of the item schema."""
 
-    def __init__(self, item: Schema, low: int, high: int, message: str | None = None) -> None:
+    def __init__(self, item: Schema, low: int, high: int,
+                 message: Message | str | None = None) -> None:
         self.item, self.low, self.high, self.message = item, low, high, message
 
     def check(self, value: Any, path: Path = ()) -> list[Any]:
         """Return the checked items, or refuse another shape or length."""
         if not isinstance(value, list):
-            raise ValueError(f"{where(path)} has the wrong form: it must be a list.")
+            raise refusal(N_("%(place)s has the wrong form: it must be a list."), place=where(path))
         if not self.low <= len(value) <= self.high:
-            raise self.refuse(path, f"must hold {self.low} to {self.high} items; "
-                                    f"{len(value)} were given.")
+            raise self.refuse(path, N_("%(place)s must hold %(low)s to %(high)s items; "
+                                       "%(given)s were given."),
+                              low=self.low, high=self.high, given=len(value))
         return [self.item.check(v, (*path, i)) for i, v in enumerate(value)]
 
 
@@ -150,16 +163,17 @@ class Each(Schema):
     """A list of exactly as many items as schemas, the n-th checked by the n-th schema."""
 
     def __init__(self, items: Sequence[Schema], message: str | None = None) -> None:
-        self.items, self.message = tuple(items), message
+        """``message``, a template, may name ``%(place)s``, ``%(wanted)s`` and ``%(given)s``."""
+        self.items, self.wrong_count = tuple(items), message
 
     def check(self, value: Any, path: Path = ()) -> list[Any]:
         """Return the checked items, or refuse another shape or length."""
         if not isinstance(value, list):
-            raise ValueError(f"{where(path)} has the wrong form: it must be a list.")
+            raise refusal(N_("%(place)s has the wrong form: it must be a list."), place=where(path))
         if len(value) != len(self.items):
-            raise ValueError((self.message or "{where} must hold {wanted} items; "
-                              "{given} were given.").format(
-                where=where(path), wanted=len(self.items), given=len(value)))
+            raise refusal(self.wrong_count or N_("%(place)s must hold %(wanted)s items; "
+                                             "%(given)s were given."),
+                          place=where(path), wanted=len(self.items), given=len(value))
         return [s.check(v, (*path, i))
                 for i, (s, v) in enumerate(zip(self.items, value, strict=True))]
 
@@ -173,24 +187,31 @@ class Fields(Schema):
 
     def __init__(self, required: Mapping[str, Schema], optional: Mapping[str, Schema] | None = None,
                  then: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
-                 message: str | None = None) -> None:
+                 message: Message | str | None = None) -> None:
         self.required, self.optional = dict(required), dict(optional or {})
         self.then, self.message = then, message
 
     def check(self, value: Any, path: Path = ()) -> dict[str, Any]:
         """Return a new object of the known keys, each checked, or refuse the first problem."""
         if not isinstance(value, dict):
-            raise ValueError(self.message or ("The answer must be a JSON object." if not path else
-                             f"{where(path)} has the wrong form: it must be an object."))
+            if self.message:
+                raise EngineError(self.message)
+            if not path:
+                raise refusal(N_("The answer must be a JSON object."))
+            raise refusal(N_("%(place)s has the wrong form: it must be an object."),
+                          place=where(path))
         unknown = [k for k in value if k not in self.required and k not in self.optional]
         if unknown:
-            raise ValueError(f"{where(path)} has a field it does not take: {shown(unknown[0])}.")
+            raise refusal(N_("%(place)s has a field it does not take: %(field)s."),
+                          place=where(path), field=shown(unknown[0]))
         out: dict[str, Any] = {}
         for key, schema in self.required.items():
             if key not in value:
                 # A one-value field's own message asks for it best ("Pick one of the seats").
                 own = schema.message if isinstance(schema, (Whole, Flag, OneOf)) else None
-                raise ValueError(own or f"{where(path)} is missing '{key}'.")
+                if own:
+                    raise EngineError(own)
+                raise refusal(N_("%(place)s is missing '%(field)s'."), place=where(path), field=key)
             out[key] = schema.check(value[key], (*path, key))
         for key, schema in self.optional.items():
             if key in value:

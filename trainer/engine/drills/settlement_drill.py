@@ -7,6 +7,7 @@ from typing import Any
 from ..cards import Card, card_list, parse_cards
 from ..hands import Outcome, is_queen_high_pai_gow
 from ..house_way import HouseWaySetting
+from ..messages import N_, EngineError, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
@@ -96,17 +97,20 @@ def position_schema(seat: int, side: dict[str, Any] | None = None, bonus_cents: 
     A seat with a side bet also takes its pay and, at an Envy table, its envy
     (``side_bet_parts.answer_fields``); a seat without one takes neither.
     """
-    amount = f"Seat {seat}: enter the amount paid, in cents, as a whole number up to {MAX_CENTS:,}."
+    amount = Message(N_("Seat %(seat)s: enter the amount paid, in cents, as a whole number "
+                        "up to %(most)s."), seat=seat, most=MAX_CENTS)
 
     def amount_for_winners(answer: dict[str, Any]) -> None:
         paid = answer.get("paid_cents")
         if answer["outcome"] == "win" and paid is None:
-            raise ValueError(amount)
+            raise EngineError(amount)
         if answer["outcome"] != "win" and paid is not None:
-            raise ValueError(f"Seat {seat}: only a winner is paid; leave the amount empty.")
+            raise refusal(N_("Seat %(seat)s: only a winner is paid; leave the amount empty."),
+                          seat=seat)
 
     return Fields({"outcome": OneOf(("win", "push", "lose"),
-                                    f"Seat {seat}: mark it win, push or lose."),
+                                    Message(N_("Seat %(seat)s: mark it win, push or lose."),
+                                            seat=seat)),
                    **answer_fields(side, bonus_cents, seat)},
                   {"paid_cents": Maybe(Whole(0, MAX_CENTS, amount))}, then=amount_for_winners)
 
@@ -319,7 +323,7 @@ class SettlementDrill(Drill):
         return Fields({"positions": Each(
             [position_schema(p["seat"], side, p.get("bonus_cents") or 0)
              for p in question["positions"]],
-            "Settle all {wanted} positions; {given} were answered.")})
+            N_("Settle all %(wanted)s positions; %(given)s were answered."))})
 
     def part_results(self, answer: Any, correct_answer: Any, timed_out: bool) -> list[bool]:
         """Return, per settled position of a recorded attempt, whether it was settled right."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bonus_settlement import envy_payments, queens_dragon, settle_bonus
 from ..cards import Card
+from ..messages import N_, Message
 from ..profiles import SideBetOffer, TableProfile
 from ..side_bets import PAY_ORDER, BonusCategory, TableKind, bonus_category, load_table, sample_hand
 from .explain import Part, money
@@ -97,20 +98,23 @@ def answer_fields(side: dict[str, Any] | None, bet_cents: int, seat: int) -> dic
     """
     if not side or not bet_cents:
         return {}
-    what = "Queen's Dragon" if load_table(side["table"]).kind is TableKind.QUEENS_DRAGON \
-        else "bonus"
-    fields: dict[str, Schema] = {"bonus_paid_cents": Whole(
-        0, MAX_SIDE_CENTS, f"Seat {seat}: enter what the {what} bet is paid, in cents "
-                           "(0 when it loses).")}
+    paid = (N_("Seat %(seat)s: enter what the Queen's Dragon bet is paid, in cents "
+               "(0 when it loses).")
+            if load_table(side["table"]).kind is TableKind.QUEENS_DRAGON
+            else N_("Seat %(seat)s: enter what the bonus bet is paid, in cents (0 when it loses)."))
+    fields: dict[str, Schema] = {"bonus_paid_cents": Whole(0, MAX_SIDE_CENTS,
+                                                           Message(paid, seat=seat))}
     if side.get("envy"):
         fields["envy_paid_cents"] = Whole(
-            0, MAX_SIDE_CENTS, f"Seat {seat}: enter the Envy paid, in cents (0 for none).")
+            0, MAX_SIDE_CENTS, Message(N_("Seat %(seat)s: enter the Envy paid, in cents "
+                                          "(0 for none)."), seat=seat))
     return fields
 
 
 def side_fields_schema(side: dict[str, Any] | None, bet_cents: int, seat: int) -> Schema:
     """Return one seat's side-bet answer as an object of its own (a round's ``side`` list)."""
-    return Fields({"seat": Whole(seat, seat, f"Give the side bets in seat order: seat {seat} here."),
+    return Fields({"seat": Whole(seat, seat, Message(N_("Give the side bets in seat order: seat "
+                                                        "%(seat)s here."), seat=seat)),
                    **answer_fields(side, bet_cents, seat)})
 
 

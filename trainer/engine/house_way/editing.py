@@ -35,6 +35,7 @@ from typing import Any
 from ..cards import RANK_CHARS, RANK_PLURALS
 from ..hands import rank2
 from . import kinds as K
+from . import words as W
 from .facts import HOLD_BIT, POOL_BIT, SF_BIT, shape_facts, shapes
 from .interpreter import HouseWay, preset_names
 
@@ -283,7 +284,56 @@ def validate(data: Any) -> list[FieldError]:
     for s, section in enumerate(sections):
         _validate_section(section, s, groups, errors, ids)
     _validate_examples(data.get("examples", []), set(ids), errors)
+    _validate_translations(data.get("translations"), W.TOP_FIELDS, "translations", errors)
+    for s, section in enumerate(sections):
+        if not isinstance(section, Mapping):
+            continue
+        _validate_translations(section.get("translations"), W.SECTION_FIELDS,
+                               f"sections[{s}].translations", errors)
+        for r, rule in enumerate(section.get("rules") or []):
+            if isinstance(rule, Mapping):
+                _validate_translations(rule.get("translations"), W.RULE_FIELDS,
+                                       f"sections[{s}].rules[{r}].translations", errors)
     return list(errors)
+
+
+_FIELD_WORDS = {"title": "title", "thresholds": "terms", "notes": "notes", "text": "text",
+                "short": "short name", "explain": "explanation"}
+
+
+def _validate_translations(raw: Any, allowed: Sequence[str], path: str,
+                           errors: _Errors) -> None:
+    """Check a ``translations`` table (issue 19): pt, es, it, ru; only the words a level has.
+
+    (Whether the hands reaching a rule have a translated explanation's words is checked
+    with the English one's, in ``_validate_rule``.)
+    """
+    listed = [_FIELD_WORDS[k] for k in allowed]
+    only = ", ".join(listed[:-1]) + " and " + listed[-1]
+    if raw is None:
+        return
+    if not isinstance(raw, Mapping):
+        errors.add(path, "The translations must be a table with one table per language.")
+        return
+    for lang, words in raw.items():
+        where = f"{path}.{lang}"
+        if lang not in W.LANGUAGES:
+            errors.add(where, f"{_quote(lang)} is not a language the trainer speaks: use pt, "
+                              "es, it or ru.")
+            continue
+        if not isinstance(words, Mapping):
+            errors.add(where, "A translation is a table of words.")
+            continue
+        for key, value in words.items():
+            if key not in allowed:
+                errors.add(f"{where}.{key}", f"Only the {only} can be translated here.")
+            elif key == "notes":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    errors.add(f"{where}.notes", "The notes must be a list of sentences.")
+            elif key == "explain":
+                _validate_explain(value, f"{where}.explain", errors)
+            elif not isinstance(value, str):
+                errors.add(f"{where}.{key}", f"The translated {_FIELD_WORDS[key]} must be text.")
 
 
 def _validate_groups(raw: Any, errors: _Errors) -> dict[str, tuple[int, int]] | None:
@@ -465,12 +515,23 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                            "hands, and this rule's condition lets one reach it: narrow its "
                            "condition.")
                 break
-    for field in fields:
+    # The English explanation's words, then each translation's (issue 19) that it lacks.
+    checks = [(f"{path}.explain", "explanation", f) for f in fields]
+    translations = rule.get("translations")
+    for lang, words in (translations.items() if isinstance(translations, Mapping) else ()):
+        text = words.get("explain") if isinstance(words, Mapping) else None
+        try:
+            found = W.template_fields(text) if isinstance(text, str) else []
+        except ValueError:
+            found = []
+        checks += [(f"{path}.translations.{lang}.explain", "translated explanation", f)
+                   for f in dict.fromkeys(found) if f in K.TEMPLATE_FIELDS and f not in fields]
+    for where, what, field in checks:
         for code in codes:
             if field not in _code_fields(code) and _find(
                     [code], atoms + rule_atoms, groups, kind) is not None:
-                errors.add(f"{path}.explain",
-                           f"The explanation uses {{{field}}}, but {CODE_LABELS[code]} hands "
+                errors.add(where,
+                           f"The {what} uses {{{field}}}, but {CODE_LABELS[code]} hands "
                            "can reach this rule, and they have no such cards to name.")
                 break
 
@@ -912,13 +973,20 @@ def _toml_table(lines: list[str], path: list[str], table: Mapping[str, Any]) -> 
     for k, v in table.items():
         if v is None:
             continue
-        if (top and isinstance(v, Mapping)) or _is_table_list(v):
+        if (top and isinstance(v, Mapping)) or _is_table_list(v) or (
+                k == "translations" and isinstance(v, Mapping)
+                and all(isinstance(w, Mapping) for w in v.values())):
             later.append((k, v))
         else:
             lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
     for k, v in later:
         name = ".".join(_toml_key(p) for p in [*path, k])
-        if isinstance(v, Mapping):
+        if k == "translations" and isinstance(v, Mapping):
+            # One table a language, beside the words it translates (the presets' layout).
+            for lang, words in v.items():
+                lines.extend(["", f"[{name}.{_toml_key(lang)}]"])
+                _toml_table(lines, [*path, k, lang], words)
+        elif isinstance(v, Mapping):
             lines.extend(["", f"[{name}]"])
             _toml_table(lines, [*path, k], v)
         else:
@@ -1029,7 +1097,18 @@ def replace_rule(data: Mapping[str, Any], s: int, r: int,
     out = _copy(data)
     rules = _rules(out, s)
     _index(r, len(rules), "rule", f"section {s + 1}")
-    rules[r] = _check_item(rule, "rule")
+    new = _check_item(rule, "rule")
+    old = rules[r]
+    if "translations" not in new and isinstance(old, Mapping) \
+            and isinstance(old.get("translations"), Mapping):
+        # A form does not carry the translations (issue 19): keep each translated word
+        # whose English is unchanged; a changed sentence reads in English until translated.
+        kept = {lang: {k: v for k, v in words.items() if new.get(k) == old.get(k)}
+                for lang, words in old["translations"].items() if isinstance(words, Mapping)}
+        kept = {lang: words for lang, words in kept.items() if words}
+        if kept:
+            new = {**new, "translations": kept}
+    rules[r] = new
     return out
 
 
@@ -1074,6 +1153,11 @@ def set_field(data: Mapping[str, Any], key: str, value: str) -> dict[str, Any]:
     if not isinstance(value, str):
         raise ValueError(f"{TEXT_FIELDS[key]} must be text.")
     out = _copy(data)
+    if out.get(key) != value.strip():
+        # Its translations translated the old words (issue 19): drop them.
+        for words in (out.get("translations") or {}).values():
+            if isinstance(words, dict):
+                words.pop(key, None)
     out[key] = value.strip()
     return out
 

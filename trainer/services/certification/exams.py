@@ -18,6 +18,7 @@ from typing import Any, cast
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 
+from trainer.engine.messages import N_, EngineError
 from trainer.extensions import db
 from trainer.models import (
     Attempt,
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-class ExamError(ValueError):
+class ExamError(EngineError):
     """An exam request refused, with a sentence the supervisor or trainee can read."""
 
 
@@ -76,14 +77,14 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
     group = db.session.get(Group, group_id)
     trainee = db.session.get(User, trainee_id)
     if group is None or trainee is None or trainee.role != Role.TRAINEE or trainee.group is not group:
-        raise ExamError("That trainee is not in this group.")
+        raise ExamError(N_("That trainee is not in this group."))
     settings = GroupSettings.of(group)
     criteria = settings.certification_criteria
     criterion = next((c for c in criteria if c.kind == kind), None)
     if criterion is None:
-        raise ExamError("This group has no certification criterion for that drill.")
+        raise ExamError(N_("This group has no certification criterion for that drill."))
     if open_exams(trainee_id, kind):
-        raise ExamError("An exam in this drill is already scheduled for this trainee.")
+        raise ExamError(N_("An exam in this drill is already scheduled for this trainee."))
     exam = CertificationExam(
         group_id=group.id,
         trainee_id=trainee.id,
@@ -126,7 +127,7 @@ def get_exam(exam_id: int, trainee_id: int) -> CertificationExam:
     """Return one of the trainee's exams; ExamError for anyone else's."""
     exam = db.session.get(CertificationExam, exam_id)
     if exam is None or exam.trainee_id != trainee_id:
-        raise ExamError("There is no such exam of yours.")
+        raise ExamError(N_("There is no such exam of yours."))
     return exam
 
 
@@ -145,7 +146,7 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
     )).rowcount
     db.session.commit()
     if claimed != 1:
-        raise ExamError("This exam has already been started; it can be taken once.")
+        raise ExamError(N_("This exam has already been started; it can be taken once."))
     db.session.refresh(exam)
     settings = dataclasses.replace(
         drill_service.DrillSettings.for_user(trainee_id),

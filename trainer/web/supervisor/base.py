@@ -18,6 +18,7 @@ from trainer.services.certification.criteria import Readiness
 from trainer.services.reports.figures import Period
 from trainer.web import drill_kinds as drill_kinds_registry
 from trainer.web.access import get_owned_or_404
+from trainer.web.data_words import profile_description
 from trainer.web.forms import GroupForm
 from trainer.web.names import profile_name, words_of
 
@@ -105,7 +106,7 @@ def check_house_way(form: GroupForm, current: str | None = None) -> bool:
 
 def profile_choices() -> list[tuple[str, str]]:
     """Return the profiles on offer (services/profiles.py) as (name, words), the default first."""
-    return [(name, f"{profile_name(name)}: {profiles.table_profile(name).describe()}")
+    return [(name, f"{profile_name(name)}: {profile_description(name)}")
             for name in profiles.offered_names()]
 
 

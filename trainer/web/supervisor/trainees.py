@@ -18,6 +18,7 @@ from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
 from trainer.web import charts
+from trainer.web.engine_words import say
 from trainer.web.filters import drill_title, percent
 from trainer.web.forms import NewTraineeForm, ResetPasswordForm, add_error
 from trainer.web.main import recent_attempts, supervised_groups
@@ -151,7 +152,7 @@ def schedule_exam(user_id: int) -> Response:
             trainee.group.id, trainee.id, request.form.get("kind", ""), current_user.id
         )
     except certification.ExamError as error:
-        flash(str(error), "error")
+        flash(say(error), "error")
     else:
         flash(_("Exam scheduled for %(name)s; it shows on their home page.", name=trainee.name),
               "success")
@@ -212,7 +213,7 @@ def set_trainee_active(user_id: int) -> Response:
     try:
         audit.change_active(current_user.id, current_user.role, trainee, wanted == "1")
     except audit.ReactivationRefused as error:
-        flash(str(error), "error")
+        flash(say(error), "error")
         return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     db.session.commit()
     flash(_("%(name)s is now %(state)s.", name=trainee.name,

@@ -1,0 +1,49 @@
+"""Issue 19: a service's refusal shown in a flash message goes through the catalogue.
+
+The exam and reactivation refusals are the engine's ``EngineError`` with ``N_``-marked
+templates (``engine/messages.py``), so ``engine_words.say`` translates them, and a role
+appears as words, never as its id.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from trainer.services import audit
+from trainer.services.certification import exams
+from trainer.web import engine_words
+
+
+class Marked:
+    """Translations that wrap every message, to see which words went through them."""
+
+    def ugettext(self, text: str) -> str:
+        return f"[{text}]"
+
+
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine_words, "translations", lambda: Marked())
+
+
+def test_a_reactivation_refusal_is_translated_with_the_role_in_words(app: Flask, marked: Any) -> None:
+    class Account:
+        active, deactivated_by_role, id, role = False, "manager", 1, "trainee"
+        login, name = "t1", "Trainee One"
+
+        def may_be_reactivated_by(self, role: str) -> bool:
+            return False
+
+    with app.test_request_context(), pytest.raises(audit.ReactivationRefused) as refused:
+        audit.change_active(1, "supervisor", Account(), True)
+    assert str(refused.value) == "Only a manager or a higher role can reactivate this account."
+    assert engine_words.say(refused.value) == (
+        "[Only [a manager] or a higher role can reactivate this account.]")
+
+
+def test_an_exam_refusal_is_translated(app: Flask, marked: Any) -> None:
+    with app.test_request_context():
+        said = engine_words.say(exams.ExamError(exams.N_("There is no such exam of yours.")))
+    assert said == "[There is no such exam of yours.]"

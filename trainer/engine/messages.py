@@ -1,0 +1,138 @@
+"""The engine's sentences for people, marked for translation but written in English.
+
+The engine is pure (no Babel): it marks each sentence a trainee, supervisor or
+manager can read with the no-op ``N_`` (``pybabel extract -k N_`` finds them for the
+catalogues, babel.cfg) and keeps it with its values as a ``Message``: a
+``template`` with named placeholders (``%(card)s``) and its ``params``. ``str()``
+of a message is the English sentence, byte for byte what the engine always said,
+so the commands, tests and JSON API read as before; the web layer translates the
+template and the params that are themselves words (``trainer/web/engine_words.py``,
+docs/languages.md "The engine's sentences").
+
+A refusal is an ``EngineError``, a ``ValueError`` whose ``str()`` is the English
+sentence and whose ``message`` is the ``Message``. The values a template takes:
+
+- a ``Message`` (a word or a phrase of its own, translated in turn);
+- a ``Joined`` (several of those, joined with a separator);
+- a whole number (written ``1,234`` in English, in the reader's locale by the web);
+- a ``Money`` amount of whole cents (``$47.50`` in English, the reader's money by the web);
+- a ``Lowered`` word (one of the above with a small first letter, in any language);
+- anything else (a card as notation, a seat number, typed text) is shown as it is.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def N_(text: str) -> str:
+    """Mark a sentence for translation; the engine keeps it in English."""
+    return text
+
+
+class Money:
+    """An amount of whole cents inside a sentence, written ``$47.50`` in English.
+
+    ``grouped`` adds the thousands comma (``$1,234.50``) where the sentence always had it;
+    ``short`` drops a whole amount's cents (``$5``, a bet as said at the table), as the
+    web's ``money(cents, short=True)`` does.
+    """
+
+    __slots__ = ("cents", "grouped", "short")
+
+    def __init__(self, cents: int, grouped: bool = False, short: bool = False) -> None:
+        self.cents, self.grouped, self.short = cents, grouped, short
+
+    def __str__(self) -> str:
+        sign = "-" if self.cents < 0 else ""
+        whole, part = divmod(abs(self.cents), 100)
+        written = f"{whole:,}" if self.grouped else f"{whole}"
+        return f"{sign}${written}" if self.short and not part else f"{sign}${written}.{part:02d}"
+
+    def __repr__(self) -> str:
+        return f"Money({self.cents})"
+
+
+class Message:
+    """A template with named placeholders and its values; ``str()`` is the English sentence."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template, self.params = template, params
+
+    def __str__(self) -> str:
+        if not self.params:  # a sentence without placeholders is never %-formatted
+            return self.template
+        return self.template % {key: english(value) for key, value in self.params.items()}
+
+    def __repr__(self) -> str:
+        return f"Message({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Message) and other.template == self.template
+                and other.params == self.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+
+class Joined:
+    """Several values shown one after another with ``separator`` between them."""
+
+    __slots__ = ("items", "separator")
+
+    def __init__(self, items: Iterable[Any], separator: str = " ") -> None:
+        self.items, self.separator = tuple(items), separator
+
+    def __str__(self) -> str:
+        return self.separator.join(english(item) for item in self.items)
+
+
+class Lowered:
+    """A word or phrase (a ``Message``, a data text) written with a small first letter
+    (``whole``: all of it in small letters) inside a sentence: "four of a kind pays ..."."""
+
+    __slots__ = ("value", "whole")
+
+    def __init__(self, value: Any, whole: bool = False) -> None:
+        self.value, self.whole = value, whole
+
+    def __str__(self) -> str:
+        return lowered(english(self.value), self.whole)
+
+
+def lowered(text: str, whole: bool = False) -> str:
+    """Return ``text`` with a small first letter (``whole``: in small letters)."""
+    return text.lower() if whole else text[:1].lower() + text[1:]
+
+
+def english(value: Any) -> str:
+    """Write one value of a template in English, as the engine always wrote it."""
+    if type(value) is int:  # not a bool, a Card or an enum
+        return f"{value:,}"
+    return str(value)
+
+
+class EngineError(ValueError):
+    """A refusal in words: ``str()`` is the English sentence, ``message`` its ``Message``."""
+
+    def __init__(self, message: Message | str, **params: Any) -> None:
+        found = message if isinstance(message, Message) else Message(message, **params)
+        super().__init__(str(found))
+        self.message = found
+
+    @property
+    def template(self) -> str:
+        """Return the message's template (the text a catalogue translates)."""
+        return self.message.template
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """Return the message's values by placeholder name."""
+        return self.message.params
+
+
+def refusal(template: str, **params: Any) -> EngineError:
+    """Return the error for a refusal: ``raise refusal(N_("..."), name=value)``."""
+    return EngineError(template, **params)

@@ -1,0 +1,123 @@
+"""The engine's own words in the reader's language: pay tables, bonus categories, table rules.
+
+The engine names its data in English (a pay table's title and lines, the twelve bonus
+categories, a preset profile's title) and stays free of Flask. These texts are catalogue
+entries all the same: ``extract`` is a Babel extractor (``babel.cfg`` runs it over the
+engine modules that hold them) that asks the engine for every such text, so
+``tools/catalogues.py`` puts them in ``messages.pot`` and the completeness test asks a
+translation of each. Pages translate them when drawn, with ``word`` (or ``lazy_word``
+in cached values). A profile's description is written here from its settings
+(``describe_profile``), never taken from the engine's English ``describe()``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
+from trainer.web import i18n, languages
+
+
+def word(text: object) -> str:
+    """Return an engine text in the page's language (itself when the catalogue has none)."""
+    value = str(text or "")
+    return str(i18n.translations().ugettext(value)) if value else ""
+
+
+class Lazy(LazyString):
+    """A text worked out when shown (in the page's language), escaped in templates.
+
+    (Flask-Babel's own LazyString hands its text to templates unescaped.)
+    """
+
+    def __html__(self) -> Markup:
+        return escape(str(self))
+
+
+def lazy_word(text: str) -> Lazy:
+    """Return ``word(text)`` worked out when shown: for values cached across languages."""
+    return Lazy(word, text)
+
+
+def describe_profile(profile: Any) -> str:
+    """Describe a table-rules profile's commission (and its side bets) in one line."""
+    if profile.no_commission:
+        text = _("No commission; when the banker holds a queen-high pai gow, every bet pushes")
+    elif profile.fee_cents is not None:
+        text = _("Flat fee of %(amount)s per hand, win or lose",
+                 amount=languages.money(profile.fee_cents))
+    else:
+        rounding = {"cent": _("rounded to the cent"), "quarter_up": _("rounded up to a quarter"),
+                    "dollar_up": _("rounded up to a dollar")}
+        percent = (Decimal(profile.commission_rate) * 100).normalize()
+        text = _("%(percent)s%% commission on wins, %(rounding)s", percent=f"{percent:f}",
+                 rounding=rounding.get(str(profile.commission_rounding.value),
+                                       str(profile.commission_rounding.value)))
+    if profile.side_bets:
+        text = _("%(commission)s; side bets: %(side_bets)s", commission=text,
+                 side_bets="; ".join(describe_side_bet(offer) for offer in profile.side_bets))
+    return text
+
+
+def profile_description(name: str) -> str:
+    """Describe a table-rules profile (preset or custom) by name; "" for an unknown one."""
+    from trainer.services.profiles import table_profile
+
+    try:
+        return describe_profile(table_profile(name))
+    except ValueError:
+        return ""
+
+
+def describe_side_bet(offer: Any) -> str:
+    """Describe one side bet a profile offers: its table and limits, Envy, commission."""
+    from trainer.engine.side_bets import load_table
+
+    title = word(load_table(offer.table).title) if offer.table else ""
+    if offer.min_cents == offer.max_cents:
+        text = _("%(table)s, a fixed %(amount)s bet", table=title,
+                 amount=languages.money(offer.min_cents))
+    else:
+        text = _("%(table)s, %(low)s to %(high)s", table=title,
+                 low=languages.money(offer.min_cents), high=languages.money(offer.max_cents))
+    if offer.envy:
+        envy = load_table(offer.envy)
+        text = _("%(bet)s (Envy needs %(amount)s or more)", bet=text,
+                 amount=languages.money(envy.min_bonus_bet_cents or 0))
+    if offer.commission:
+        text = _("%(bet)s, commission on wins", bet=text)
+    return text
+
+
+# --- extraction (Babel) ----------------------------------------------------------------
+
+def engine_texts(filename: str) -> list[str]:
+    """Return the texts people read that the engine module ``filename`` holds as data."""
+    texts: list[str] = []
+    name = filename.replace("\\", "/")
+    if name.endswith("engine/side_bets/paytables.py"):
+        from trainer.engine.side_bets import load_table, table_names
+
+        for table_name in table_names():
+            table = load_table(table_name)
+            texts += [table.title, table.sheet, *(line.name for line in table.lines)]
+    elif name.endswith("engine/side_bets/categories.py"):
+        from trainer.engine.side_bets import PAY_ORDER
+
+        texts += [category.title for category in PAY_ORDER]
+    elif name.endswith("engine/profiles.py"):
+        from trainer.engine.profiles import PROFILES
+
+        texts += [profile.title for profile in PROFILES.values() if profile.title]
+    return list(dict.fromkeys(t for t in texts if t))
+
+
+def extract(fileobj: Any, keywords: Any, comment_tags: Any,
+            options: Any) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel extractor: the data texts of an engine module (``engine_texts``), as messages."""
+    for text in engine_texts(str(getattr(fileobj, "name", ""))):
+        yield 1, None, text, ["engine data (trainer/web/data_words.py)"]

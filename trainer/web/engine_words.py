@@ -1,0 +1,81 @@
+"""The engine's sentences in the reader's language (issue 19, docs/languages.md).
+
+The engine writes English and marks each sentence with ``N_`` as a ``Message``
+(``trainer/engine/messages.py``: a template with named placeholders and its values);
+its refusals are ``EngineError``s carrying one. ``say`` translates: the template
+through the catalogue (the per-request translations of ``web/i18n.py``), and the
+values that are words in turn (a nested ``Message``, a ``Joined`` list's separator),
+whole numbers in the locale's digits and ``Money`` in the page's money. A value the
+engine shows as it is (a card's notation, a seat, typed text) stays as it is.
+
+A service that words an engine refusal as its own error keeps the engine's as the
+cause (``raise MalformedAnswer(str(error)) from error``); ``say`` of that error finds
+the engine's message there, when the words are the same. Anything else is shown as
+``str()``, as before. A translation whose placeholders do not fit falls back to the
+English template, never a 500.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import format_decimal
+
+from trainer.engine.messages import EngineError, Joined, Lowered, Message, Money, lowered
+from trainer.web import languages
+from trainer.web.i18n import translations
+
+
+def message_of(error: BaseException) -> Message | None:
+    """Return the engine's message behind an error: its own, or its cause's with the same words."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, EngineError):
+            return seen.message if str(seen) == str(error) else None
+        seen = seen.__cause__
+    return None
+
+
+def say(obj: Any) -> str:
+    """Return an engine message, or an error carrying one, in the reader's language."""
+    if isinstance(obj, BaseException):
+        found = message_of(obj)
+        return str(obj) if found is None else _message(found)
+    if isinstance(obj, Message):
+        return _message(obj)
+    return _value(obj)
+
+
+def _message(message: Message) -> str:
+    template = translations().ugettext(message.template)
+    if not message.params:
+        return str(template)
+    values = {key: _value(value) for key, value in message.params.items()}
+    try:
+        return str(template % values)
+    except (KeyError, ValueError, TypeError):  # a catalogue entry that does not fit
+        return str(message.template % values)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, Message):
+        return _message(value)
+    if isinstance(value, Joined):
+        separator = translations().ugettext(value.separator) if value.separator.strip() \
+            else value.separator
+        return str(separator).join(_value(item) for item in value.items)
+    if isinstance(value, Money):
+        return languages.money(value.cents, short=value.short)
+    if isinstance(value, Lowered):
+        return lowered(_value(value.value), value.whole)
+    if type(value) is int:
+        return str(format_decimal(value))
+    return str(value)
+
+
+def text(sentence: str) -> str:
+    """Return one of the engine's fixed sentences (a rule book line, a hint) in the reader's language.
+
+    The sentence is looked up as it is (the engine marks it with ``N_``); a sentence
+    the catalogue does not hold, such as one made of several pieces, stays as written.
+    """
+    return str(translations().ugettext(sentence)) if sentence else sentence
