@@ -4,6 +4,7 @@ Run it after marking or changing a message (docs/languages.md, "Catalogues"):
 
     .venv/bin/python tools/catalogues.py            # extract, merge into each language, compile
     .venv/bin/python tools/catalogues.py --check    # only report what is missing (exit 1 if any)
+    .venv/bin/python tools/catalogues.py --pot      # only write translations/messages.pot
 
 It extracts every message of the code, the templates and the page scripts (``babel.cfg``)
 into ``translations/messages.pot``, merges it into ``translations/<lang>/LC_MESSAGES/
@@ -100,29 +101,50 @@ def _walk(node: Any, where: str) -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _walk(value, f"{where}[{i}]")
 
 
-def house_way_texts(folder: Path = HOUSE_WAYS) -> list[DataText]:
-    """Return the house-way texts that must be translated, with what translations they have.
+def _level_fields(where: str) -> tuple[str, ...]:
+    """Return what a table of a house-way file translates, by where it is (engine/house_way/words.py)."""
+    from trainer.engine.house_way import words
 
-    A table may carry ``translations = { pt = { text = "..." }, ... }`` beside its English
-    fields. Once a file translates a field name anywhere (``text``, ``explain``, ``title``
-    ...), every table of that file with that field must translate it into every language.
-    A file with no ``translations`` at all asks for none (the sheet shows the original).
+    if where == "":
+        return tuple(words.TOP_FIELDS)
+    if re.fullmatch(r"sections\[\d+\]", where):
+        return tuple(words.SECTION_FIELDS)
+    if re.fullmatch(r"sections\[\d+\]\.rules\[\d+\]", where):
+        return tuple(words.RULE_FIELDS)
+    return ()
+
+
+def house_way_texts(folder: Path = HOUSE_WAYS) -> list[DataText]:
+    """Return every house-way text that must be translated, with the translations it has.
+
+    Beside its English fields a table carries ``translations.<lang>`` (docs/house-ways.md,
+    "Translations of a sheet"): the file's top (title, thresholds, notes), each section
+    (title, text) and each rule (text, short, explain), as the engine's
+    ``house_way/words.py`` lists them. A list (``notes``) is checked item by item.
     """
     found: list[DataText] = []
     for path in sorted(folder.glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        tables = list(_walk(data, ""))
-        fields = {field for _, table in tables
-                  for per_language in (table.get("translations") or {}).values()
-                  if isinstance(per_language, dict) for field in per_language}
-        for where, table in tables:
+        for where, table in _walk(data, ""):
             given = table.get("translations") or {}
-            for field in sorted(fields):
-                if isinstance(table.get(field), str):
-                    found.append(DataText(
-                        f"{path.name} {where + '.' if where else ''}{field}", table[field],
-                        {lang: t[field] for lang, t in given.items()
-                         if isinstance(t, dict) and isinstance(t.get(field), str)}))
+            for field in _level_fields(where):
+                original = table.get(field)
+                items = [(field, original, None)] if isinstance(original, str) else \
+                    [(f"{field}[{i}]", text, i) for i, text in enumerate(original)
+                     if isinstance(text, str)] if isinstance(original, list) else []
+                for name, text, index in items:
+                    if not text.strip():
+                        continue
+                    translated: dict[str, str] = {}
+                    for lang, entry in given.items():
+                        value = entry.get(field) if isinstance(entry, dict) else None
+                        if index is not None:
+                            value = value[index] if isinstance(value, list) and \
+                                index < len(value) else None
+                        if isinstance(value, str):
+                            translated[lang] = value
+                    found.append(DataText(f"{path.name} {where + '.' if where else ''}{name}",
+                                          text, translated))
     return found
 
 
@@ -252,12 +274,18 @@ def _po_bytes(catalog: Catalog, **options: Any) -> bytes:
     return out.getvalue()
 
 
+def write_template(root: Path = ROOT) -> Catalog:
+    """Extract every message into translations/messages.pot; return the catalogue."""
+    template = extract(root)
+    (root / "translations" / "messages.pot").write_bytes(
+        _po_bytes(template, omit_header=False, sort_output=True, include_lineno=False))
+    return template
+
+
 def update(root: Path = ROOT) -> Catalog:
     """Extract to messages.pot, merge into each language's .po (create if missing), compile."""
     folder = root / "translations"
-    template = extract(root)
-    (folder / "messages.pot").write_bytes(_po_bytes(template, omit_header=False, sort_output=True,
-                                                    include_lineno=False))
+    template = write_template(root)
     for language in LANGUAGES:
         path = po_path(language, folder)
         if path.exists():
@@ -295,6 +323,9 @@ def check(root: Path = ROOT) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if "--pot" in argv:  # the template only: the languages' files are left as they are
+        print(f"{len(write_template())} messages in translations/messages.pot.")
+        return 0
     if "--check" in argv:
         found = check()
         print("\n".join(found) or "Every catalogue is complete.")

@@ -1,16 +1,19 @@
 """Answered questions of every drill kind, and their feedback written out in English.
 
 Shared by ``test_feedback_messages.py`` (every sentence a marked ``Message``, the English
-unchanged) and the fixture ``data/feedback-english.json``, captured with
-``.venv/bin/python tests/engine/feedback_samples.py`` from the code *before* the
-feedback became messages (issue 19, item 1), so the English it holds was not computed
-by the code under test. Rewrite it only when a sentence is meant to change.
+unchanged) and the fixture ``data/feedback-english.json``. The fixture was captured from
+the code *before* the feedback became messages (issue 19, item 1): this module run with
+the commit before the change (70d76c3) on the path, whose feedback wrote the same English
+as the tree the change started from on every sample then taken. So the English it holds
+was not computed by the code under test. ``.venv/bin/python tests/engine/feedback_samples.py``
+rewrites it from the current code: only when a sentence is meant to change.
 
 The samples: each drill kind under eight table settings (every preset profile, and a
-house-way foul policy under another casino), two seeds each, each step of a round,
-answered with no answer (timed out), the probe, each fixed answer, the right answer and
-answers wrong in one place (an amount a cent off, a seat's outcome, the order, the
-player-banker's commission, a side bet's pay, another front).
+house-way foul policy under another casino; a round also under "my mistakes" on the
+player-banker's commission, so a player banks), two seeds each (a round three), each
+step of a round, answered with no answer (timed out), the probe, three fixed answers,
+the right answer and answers wrong in one place (an amount a cent off, a seat's outcome,
+the order, the player-banker's commission, a side bet's pay, another front).
 """
 from __future__ import annotations
 
@@ -32,7 +35,12 @@ CONTEXTS = (DrillContext(), DrillContext(profile="california"),
             DrillContext(profile="nevada-emperors"), DrillContext(profile="nevada-progressive"),
             DrillContext(profile="ez"),
             DrillContext(house_way="mgm-grand", foul_policy="house_way"))
+# Rounds also under "my mistakes" on the player-banker's commission (a player banks).
+ROUND_CONTEXTS = (*CONTEXTS, DrillContext(profile="ez",
+                                          focus_rules=("round.settle.banker-commission",)))
 SEEDS = range(2)
+# A round has more seeds: a table of losers and winners comes up in them.
+ROUND_SEEDS = range(3)
 
 
 def _valid(drill: Drill, q: dict[str, Any], context: DrillContext, answer: Any) -> bool:
@@ -68,7 +76,7 @@ def _right(slug: str, q: dict[str, Any], key: dict[str, Any]) -> list[dict[str, 
                     wrong["positions"][i][field] += 100
                     out.append(wrong)
     elif "order" in key:  # a round's settle step
-        right = {"order": [{k: v for k, v in e.items()} for e in key["order"]]}
+        right = {"order": [dict(e) for e in key["order"]]}
         if "banker_commission_cents" in key:
             right["banker_commission_cents"] = key["banker_commission_cents"]
         if "side" in key:
@@ -104,6 +112,8 @@ def _right(slug: str, q: dict[str, Any], key: dict[str, Any]) -> list[dict[str, 
             out.append({"fouled": True, "front": list(key["reset"]["front"])})
         cards = list(q["back"]) + list(q["front"])
         out.append({"fouled": True, "front": cards[:2]})
+    elif "category" in key or "winner" in key:  # hand reading
+        out.append(dict(key))
     elif "paid_cents" in key:  # bonus
         right = dict(key)
         out += [right, {**right, "paid_cents": right["paid_cents"] + 100},
@@ -117,7 +127,7 @@ def answers(drill: Drill, q: dict[str, Any], context: DrillContext) -> Iterator[
     yield None
     key = drill.grade(q, drill.probe(q), context).correct_answer
     seen: list[Any] = []
-    candidates = [drill.probe(q), *(drill.answer_choices(q, context) or {}).values(),
+    candidates = [drill.probe(q), *list((drill.answer_choices(q, context) or {}).values())[:3],
                   *_right(drill.slug, q, key)]
     for answer in candidates:
         if answer not in seen and _valid(drill, q, context, answer):
@@ -128,8 +138,8 @@ def answers(drill: Drill, q: dict[str, Any], context: DrillContext) -> Iterator[
 def questions() -> Iterator[tuple[str, Drill, dict[str, Any], DrillContext]]:
     """Yield (name, drill, question, context) for every sample question (each round step)."""
     for slug, drill in DRILLS.items():
-        for c, context in enumerate(CONTEXTS):
-            for seed in SEEDS:
+        for c, context in enumerate(ROUND_CONTEXTS if slug == "round" else CONTEXTS):
+            for seed in ROUND_SEEDS if slug == "round" else SEEDS:
                 q = new_question(slug, seed, context)
                 steps = [drill.at_step(q, i, context) for i in range(len(drill.steps))] \
                     if drill.steps else [q]
@@ -146,7 +156,8 @@ def samples() -> Iterator[tuple[str, Feedback]]:
 
 def written(fb: Feedback) -> dict[str, Any]:
     """Return every sentence of a feedback as English text (what a page or the JSON shows)."""
-    return {**fb.as_dict(), "parts": [{**p.as_dict(), "you": str(p.you), "fix": str(p.fix)} for p in fb.parts]}
+    return {**fb.as_dict(),
+            "parts": [{**p.as_dict(), "you": str(p.you), "fix": str(p.fix)} for p in fb.parts]}
 
 
 def capture() -> dict[str, Any]:

@@ -36,7 +36,7 @@ def test_every_kind_words_a_wrong_answer_and_a_missing_one() -> None:
             if drill.steps else [question]
         for q in steps:
             feedback = drill.feedback(q, None, context, timed_out=True)
-            assert not feedback.correct and feedback.said == "You gave no answer in time", slug
+            assert not feedback.correct and str(feedback.said) == "You gave no answer in time", slug
             answer = drill.probe(q)
             feedback = drill.feedback(q, answer, context)
             grade = drill.grade(q, answer, context)

@@ -137,8 +137,8 @@ def test_a_wrong_bonus_payment_is_wrong_in_its_part_with_its_pay_line_and_said_i
     money = exp[seat]["bonus_paid_cents"]
     words = f"Seat {seat}: {line.name.lower()} pays {line.pays}: ${money // 100:,}.{money % 100:02d}"
     assert fb.wrong_parts == (f"seat {seat} bonus",)
-    assert words in fb.parts[len(q["positions"]) + 2 * list(exp).index(seat)].why
-    assert fb.said.startswith(f"You paid seat {seat}'s bonus")
+    assert words in str(fb.parts[len(q["positions"]) + 2 * list(exp).index(seat)].why)
+    assert str(fb.said).startswith(f"You paid seat {seat}'s bonus")
 
 
 def test_envy_is_paid_only_to_bonus_bets_of_five_dollars_or_more() -> None:
@@ -249,7 +249,7 @@ def test_round_drill_settles_each_shipped_side_bet_through_its_profile(profile: 
     first = min(exp)
     assert not graded.correct and graded.rule_id == exp[first]["rule"]
     fb = ROUND.feedback(q, wrong, ctx, graded)
-    assert fb.said.startswith(f"You paid seat {first}'s")
+    assert str(fb.said).startswith(f"You paid seat {first}'s")
 
 
 def test_a_player_bankers_hand_pays_envy_and_the_dealers_does_not() -> None:

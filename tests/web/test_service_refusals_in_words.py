@@ -1,6 +1,6 @@
-"""Issue 19: a service's refusal shown in a flash message goes through the catalogue.
+"""Issue 19: a service's refusal shown in a flash message or a form goes through the catalogue.
 
-The exam and reactivation refusals are the engine's ``EngineError`` with ``N_``-marked
+The exam, reactivation and table-rules refusals are the engine's ``EngineError`` with ``N_``-marked
 templates (``engine/messages.py``), so ``engine_words.say`` translates them, and a role
 appears as words, never as its id.
 """
@@ -47,3 +47,13 @@ def test_an_exam_refusal_is_translated(app: Flask, marked: Any) -> None:
     with app.test_request_context():
         said = engine_words.say(exams.ExamError(exams.N_("There is no such exam of yours.")))
     assert said == "[There is no such exam of yours.]"
+
+
+def test_a_profile_title_refusal_is_translated(app: Flask, marked: Any) -> None:
+    from trainer.services import profiles
+
+    with app.app_context(), app.test_request_context():
+        problem = profiles.title_problem(" Nevada ")
+        assert problem is not None
+        said = engine_words.say(problem)
+    assert said == "[\u201cNevada\u201d is the name of a preset table profile; choose another.]"

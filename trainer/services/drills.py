@@ -34,6 +34,7 @@ from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.drills.explain import Feedback
+from trainer.engine.messages import N_, Message
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
 from trainer.models import (
@@ -220,9 +221,9 @@ def start_session(
     clock; timed and exam do.
     """
     if kind not in DRILLS:
-        raise DrillError(f"There is no drill called {kind!r}.")
+        raise DrillError(Message(N_("There is no drill called %(kind)s."), kind=repr(kind)))
     if mode not in MODES:
-        raise DrillError(f"There is no drill mode called {mode!r}.")
+        raise DrillError(Message(N_("There is no drill mode called %(mode)s."), mode=repr(mode)))
     settings = settings or DrillSettings.for_user(user_id)
     length = length if length is not None else settings.length(kind)
     steps = _steps(kind)
@@ -232,7 +233,7 @@ def start_session(
         if length > MAX_LENGTH:
             length -= steps
     if not 1 <= length <= MAX_LENGTH:
-        raise DrillError(f"A session has 1 to {MAX_LENGTH} questions.")
+        raise DrillError(Message(N_("A session has 1 to %(most)s questions."), most=MAX_LENGTH))
     limit_s = time_limit_s if time_limit_s is not None else settings.time_limit_s(kind)
     # The house way's rules digest, recorded with the session and its questions: they
     # grade by these rules even after a preset file changes or a version is superseded.
@@ -244,7 +245,7 @@ def start_session(
         # "My mistakes" on misses of one answer only: guessing that answer would pay,
         # so the session is practice, which never counts toward readiness.
         if mode == "exam":
-            raise DrillError("An exam cannot draw from one trainee's mistakes.")
+            raise DrillError(Message(N_("An exam cannot draw from one trainee's mistakes.")))
         mode = "practice"
     session = DrillSession(
         user_id=user_id,
@@ -278,7 +279,7 @@ def get_session(user_id: int, session_id: int) -> DrillSession:
     """Return the user's session, or raise SessionNotFound for anyone else's."""
     session = db.session.get(DrillSession, session_id)
     if session is None or session.user_id != user_id:
-        raise SessionNotFound("There is no such drill session of yours.")
+        raise SessionNotFound(Message(N_("There is no such drill session of yours.")))
     return session
 
 
@@ -405,7 +406,7 @@ def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded
         params["position"] = position
     row = db.session.execute(_load_statement(position is None), params).first()
     if row is None or row[1] != user_id:
-        raise SessionNotFound("There is no such drill session of yours.")
+        raise SessionNotFound(Message(N_("There is no such drill session of yours.")))
     session, issued, exam = _rows(row)
     return _Loaded(session, issued, bool(row[20]), exam)
 
@@ -553,7 +554,7 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     if _exam_time_over(session, loaded.exam):
         return None
     if last is None:
-        raise SessionNotFound("This drill session has no questions.")
+        raise SessionNotFound(Message(N_("This drill session has no questions.")))
     if last.issued_at is None:
         now = utcnow()
         _set_issued_at(last, now)
@@ -570,7 +571,7 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
             db.session.rollback()
             last = _last_issued(session.id)
             if last is None:
-                raise SessionNotFound("This drill session has no questions.") from None
+                raise SessionNotFound(Message(N_("This drill session has no questions."))) from None
     return _view(session, last)
 
 
@@ -671,21 +672,21 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
     if isinstance(position, bool) or not isinstance(position, int) or parse_id(position) is None:
         get_session(user_id, session_id)  # someone else's session is not found, whatever was sent
         if isinstance(position, bool) or not isinstance(position, int):
-            raise MalformedAnswer("The question number is missing.")
+            raise MalformedAnswer(Message(N_("The question number is missing.")))
         # Out of the column's range: no such question, and no query that overflows.
-        raise SessionNotFound("There is no such question in this session.")
+        raise SessionNotFound(Message(N_("There is no such question in this session.")))
     loaded = _load(user_id, session_id, position)
     session, issued = loaded.session, loaded.issued
     if issued is None or issued.issued_at is None:
-        raise SessionNotFound("There is no such question in this session.")
+        raise SessionNotFound(Message(N_("There is no such question in this session.")))
     if loaded.answered:
         # A fast refusal; the unique (session_id, position) of attempts is what keeps it to one.
-        raise AlreadyAnswered("This question is already answered.")
+        raise AlreadyAnswered(Message(N_("This question is already answered.")))
     elapsed = _elapsed_ms(issued.issued_at, now)
     limit = session.time_limit_ms
     late = (limit is not None and elapsed > limit + GRACE_MS) or _exam_time_over(session, loaded.exam)
     if answer is None and limit is None:
-        raise MalformedAnswer("Choose an answer first.")
+        raise MalformedAnswer(Message(N_("Choose an answer first.")))
     drill = get_drill(session.kind)
     context = _context(issued.context)
     timed_out = late or answer is None
@@ -729,7 +730,7 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
         _commit_keeping_state()
     except IntegrityError:
         db.session.rollback()
-        raise AlreadyAnswered("This question is already answered.") from None
+        raise AlreadyAnswered(Message(N_("This question is already answered."))) from None
     if finished:
         session.finished_at = now
     return AnswerResult(
@@ -773,7 +774,7 @@ def summary(session_id: int, user_id: int | None = None) -> Summary:
     session = (get_session(user_id, session_id) if user_id is not None
                else db.session.get(DrillSession, session_id))
     if session is None:
-        raise SessionNotFound("There is no such drill session.")
+        raise SessionNotFound(Message(N_("There is no such drill session.")))
     settle_overdue(session_id=session.id)
     attempts = list(session.attempts)
     score = sum(a.correct for a in attempts)

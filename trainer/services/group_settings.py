@@ -29,6 +29,7 @@ from typing import Any
 
 from trainer.engine.drills import get_drill
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY
+from trainer.engine.messages import N_, Joined, Message
 from trainer.engine.profiles import DEFAULT_PROFILE, FoulPolicy
 from trainer.models import Group
 from trainer.services import house_ways, profiles
@@ -84,32 +85,41 @@ class GroupSettings:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        errors = []
+        # Each problem a sentence marked for the catalogues (the web says them, in the
+        # reader's language: web/engine_words.say); str() of the error is the English.
+        errors: list[Any] = []
         try:
             # A preset or a published version (services/house_ways.py); never a draft.
             house_ways.check_choice(self.house_way)
         except house_ways.WayError as error:
-            errors.append(str(error))
+            errors.append(error.args[0] if len(error.args) == 1 else str(error))
         if not profiles.known(self.profile):
-            errors.append(f"There is no table-rules profile called {self.profile!r}.")
+            errors.append(Message(N_("There is no table-rules profile called %(name)s."),
+                                  name=repr(self.profile)))
         if self.foul_policy is not None and not isinstance(self.foul_policy, FoulPolicy):
-            errors.append(f"There is no foul policy called {self.foul_policy!r}.")
+            errors.append(Message(N_("There is no foul policy called %(name)s."),
+                                  name=repr(self.foul_policy)))
         for kind, limits in self.drills.items():
             if limits.length is not None and _whole(limits.length, 1, MAX_LENGTH) is None:
-                errors.append(f"A {kind} session has from 1 to {MAX_LENGTH} questions.")
+                errors.append(Message(N_("A %(kind)s session has from 1 to %(most)s questions."),
+                                      kind=kind, most=MAX_LENGTH))
             if limits.time_limit_s is not None and _whole(
                     limits.time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S) is None:
-                errors.append(f"A {kind} question's time limit is from {MIN_TIME_LIMIT_S} "
-                              f"to {MAX_TIME_LIMIT_S} seconds.")
+                errors.append(Message(N_("A %(kind)s question's time limit is from %(least)s "
+                                         "to %(most)s seconds."), kind=kind,
+                                      least=MIN_TIME_LIMIT_S, most=MAX_TIME_LIMIT_S))
         for criterion in self.criteria or ():
             if not 0 <= criterion.min_accuracy <= 100:
-                errors.append(f"The {criterion.kind} criterion's accuracy is a percentage.")
+                errors.append(Message(N_("The %(kind)s criterion's accuracy is a percentage."),
+                                      kind=criterion.kind))
             if criterion.window < 1:
-                errors.append(f"The {criterion.kind} criterion counts at least one answer.")
+                errors.append(Message(N_("The %(kind)s criterion counts at least one answer."),
+                                      kind=criterion.kind))
             if criterion.exam_length < 1:
-                errors.append(f"The {criterion.kind} exam asks at least one question.")
+                errors.append(Message(N_("The %(kind)s exam asks at least one question."),
+                                      kind=criterion.kind))
         if errors:
-            raise ValueError(" ".join(errors))
+            raise ValueError(errors[0] if len(errors) == 1 else Joined(errors))
 
     @classmethod
     def from_dict(cls, data: Any, house_way: str = DEFAULT_HOUSE_WAY,

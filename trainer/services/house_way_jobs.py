@@ -35,6 +35,7 @@ from typing import Any
 
 from trainer.engine.house_way import HouseWay, HouseWayError, load, preset_names
 from trainer.engine.house_way.interpreter import rules_digest
+from trainer.engine.messages import N_, Message
 from trainer.engine.profiles import TableProfile
 from trainer.models import Job
 from trainer.services import house_ways, jobs
@@ -122,9 +123,10 @@ def start_simulate(data: Mapping[str, Any], old: str, reference: str, profile: s
     ValueError (a sentence) for a deal count outside 1,000..10,000,000 or a negative seed.
     """
     if isinstance(hands, bool) or not isinstance(hands, int) or not MIN_HANDS <= hands <= MAX_HANDS:
-        raise ValueError(f"The number of deals must be a whole number from {MIN_HANDS:,} to {MAX_HANDS:,}.")
+        raise ValueError(Message(N_("The number of deals must be a whole number from %(least)s to "
+                                    "%(most)s."), least=MIN_HANDS, most=MAX_HANDS))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError("The seed must be a whole number, zero or more.")
+        raise ValueError(Message(N_("The seed must be a whole number, zero or more.")))
     rules = profiles_service.table_profile(profile)
     params = {"data": dict(data), "old": _way_params(old), "reference": _way_params(reference),
               "profile": profile, "profile_rules": rules.as_dict(), "hands": hands, "seed": seed}

@@ -43,6 +43,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names, set_resolver
 from trainer.engine.house_way.classes import ClassTable, class_keys
 from trainer.engine.house_way.interpreter import rules_digest as digest_of
+from trainer.engine.messages import N_, Joined, Message
 from trainer.extensions import db
 from trainer.models import (
     CustomHouseWay,
@@ -68,7 +69,7 @@ class WayError(ValueError):
 class PublishRefused(WayError):
     """Publishing a draft was refused; ``reason`` says why, in words."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: Message | str) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -228,10 +229,11 @@ def check_choice(ref: str) -> None:
     custom = db.session.execute(
         select(CustomHouseWay).where(CustomHouseWay.slug == slug)).scalar_one_or_none()
     if custom is not None:
-        raise WayError(f"{custom.title} is not published in that version: a group can "
-                       "train only on a preset or a published version.")
-    raise WayError(f"There is no published house way called {ref!r}: choose a preset "
-                   "or a published version.")
+        raise WayError(Message(N_("%(title)s is not published in that version: a group can "
+                                  "train only on a preset or a published version."),
+                               title=custom.title))
+    raise WayError(Message(N_("There is no published house way called %(ref)s: choose a preset "
+                              "or a published version."), ref=repr(ref)))
 
 
 def get_way(ref: str) -> HouseWay:
@@ -240,11 +242,11 @@ def get_way(ref: str) -> HouseWay:
     WayError for anything else (a draft has no ref).
     """
     if not isinstance(ref, str) or not (is_preset(ref) or parse_ref(ref)):
-        raise WayError(f"There is no house way called {ref!r}.")
+        raise WayError(Message(N_("There is no house way called %(ref)s."), ref=repr(ref)))
     try:
         return load(ref)
     except ValueError:
-        raise WayError(f"There is no house way called {ref!r}.") from None
+        raise WayError(Message(N_("There is no house way called %(ref)s."), ref=repr(ref))) from None
 
 
 def title_of(ref: str) -> str:
@@ -354,21 +356,23 @@ def _base_data(base_ref: str) -> dict[str, Any]:
         return editing.preset_data(base_ref)
     version = _version(base_ref)
     if version is None:
-        raise WayError(f"There is no published house way called {base_ref!r} to copy.")
+        raise WayError(Message(N_("There is no published house way called %(ref)s to copy."),
+                               ref=repr(base_ref)))
     return copy.deepcopy(dict(version.data))
 
 
-def slug_problem(slug: str) -> str | None:
-    """Return why ``slug`` cannot name a new custom way, else None."""
+def slug_problem(slug: str) -> Message | None:
+    """Return why ``slug`` cannot name a new custom way (a sentence; str() is English), else None."""
     if not isinstance(slug, str) or not SLUG.fullmatch(slug):
-        return ("A short name is 3 to 40 characters: lowercase letters, digits and '-', "
-                "starting with a letter.")
+        return Message(N_("A short name is 3 to 40 characters: lowercase letters, digits and '-', "
+                          "starting with a letter."))
     if is_preset(slug):
-        return f"{slug!r} is the name of a preset house way; choose another."
+        return Message(N_("%(slug)s is the name of a preset house way; choose another."),
+                       slug=repr(slug))
     taken = db.session.execute(
         select(CustomHouseWay.id).where(CustomHouseWay.slug == slug)).first()
     if taken is not None:
-        return f"There is already a house way called {slug!r}."
+        return Message(N_("There is already a house way called %(slug)s."), slug=repr(slug))
     return None
 
 
@@ -421,7 +425,7 @@ def get_draft(way_id: int) -> CustomHouseWay:
     """Return a custom way (its draft) by id; WayError when there is none."""
     record = db.session.get(CustomHouseWay, way_id) if isinstance(way_id, int) else None
     if record is None:
-        raise WayError("There is no such custom house way.")
+        raise WayError(Message(N_("There is no such custom house way.")))
     return record
 
 
@@ -458,27 +462,38 @@ def check_report(rules_digest: str) -> dict[str, Any] | None:
 
 
 def publish_problem(record: CustomHouseWay) -> str | None:
-    """Return why the draft cannot be published now, in words; None when it can."""
+    """Return why the draft cannot be published now, in English words; None when it can."""
+    problem = publish_refusal(record)
+    return None if problem is None else str(problem)
+
+
+def publish_refusal(record: CustomHouseWay) -> Message | None:
+    """Return why the draft cannot be published now, a sentence to say (str() is English);
+    None when it can."""
     from trainer.services import jobs
 
     digest = record.draft_digest
     if digest is None or digest != digest_of(record.draft):
-        return "The draft has errors: correct them and check it first."
+        return Message(N_("The draft has errors: correct them and check it first."))
     job = jobs.latest(f"check:{digest}")
     if job is None:
-        return "This draft has not been checked: run Check and publish once it finds no foul."
+        return Message(N_("This draft has not been checked: run Check and publish once it finds "
+                          "no foul."))
     if job.status != "done" or not isinstance(job.result, dict):
-        return ("The check of this draft has not finished: publish once it reports "
-                "no foul and no undecided hand.")
+        return Message(N_("The check of this draft has not finished: publish once it reports "
+                          "no foul and no undecided hand."))
     fouled = int(job.result.get("fouled_hands", 1) or 0)
     undecided = int(job.result.get("undecided_hands", 1) or 0)
     if fouled or undecided:
         parts = []
         if fouled:
-            parts.append(f"{fouled:,} hand{'s' if fouled != 1 else ''} foul")
+            parts.append(Message(N_("%(count)s hand foul") if fouled == 1
+                                 else N_("%(count)s hands foul"), count=fouled))
         if undecided:
-            parts.append(f"no rule decides {undecided:,} hand{'s' if undecided != 1 else ''}")
-        return f"The check found that {' and '.join(parts)}: correct the rules and check again."
+            parts.append(Message(N_("no rule decides %(count)s hand") if undecided == 1
+                                 else N_("no rule decides %(count)s hands"), count=undecided))
+        return Message(N_("The check found that %(problems)s: correct the rules and check again."),
+                       problems=Joined(parts, N_(" and ")))
     return None
 
 
@@ -489,12 +504,12 @@ def publish(way_id: int, note: str, user_id: int | None) -> HouseWayVersion:
     (they are keyed by the rules digest). Logged and committed.
     """
     record = get_draft(way_id)
-    problem = publish_problem(record)
+    problem = publish_refusal(record)
     if problem:
         raise PublishRefused(problem)
     note = (note or "").strip()
     if len(note) > NOTE_LENGTH:
-        raise PublishRefused(f"A note has at most {NOTE_LENGTH:,} characters.")
+        raise PublishRefused(Message(N_("A note has at most %(most)s characters."), most=NOTE_LENGTH))
     number = int(db.session.execute(select(func.coalesce(func.max(HouseWayVersion.number), 0))
                                     .where(HouseWayVersion.way_id == record.id)).scalar_one()) + 1
     ref = f"{record.slug}@{number}"

@@ -8,8 +8,10 @@ values that are words in turn (a nested ``Message``, a ``Joined`` list's separat
 whole numbers in the locale's digits and ``Money`` in the page's money. A value the
 engine shows as it is (a card's notation, a seat, typed text) stays as it is.
 
-A service that words an engine refusal as its own error keeps the engine's as the
-cause (``raise MalformedAnswer(str(error)) from error``); ``say`` of that error finds
+A service's own refusal is raised with a ``Message`` (``DrillError(Message(N_(...)))``:
+services mark their sentences with the engine's ``N_``, never Babel). A service that
+words an engine refusal as its own error keeps the engine's as the cause
+(``raise MalformedAnswer(str(error)) from error``); ``say`` of that error finds
 the engine's message there, when the words are the same. Anything else is shown as
 ``str()``, as before. A translation whose placeholders do not fit falls back to the
 English template, never a 500.
@@ -25,12 +27,19 @@ from trainer.web import languages
 from trainer.web.i18n import translations
 
 
-def message_of(error: BaseException) -> Message | None:
-    """Return the engine's message behind an error: its own, or its cause's with the same words."""
+def message_of(error: BaseException) -> Message | Joined | None:
+    """Return the engine's message behind an error: its own, or its cause's with the same words.
+
+    An error raised with a ``Message`` as its one argument (a service's refusal,
+    ``raise DrillError(Message(N_("...")))``), or a ``Joined`` list of them (several
+    problems at once), carries that message too.
+    """
     seen: BaseException | None = error
     while seen is not None:
-        if isinstance(seen, EngineError):
-            return seen.message if str(seen) == str(error) else None
+        found = seen.message if isinstance(seen, EngineError) else seen.args[0] \
+            if len(seen.args) == 1 and isinstance(seen.args[0], Message | Joined) else None
+        if found is not None:
+            return found if str(seen) == str(error) else None
         seen = seen.__cause__
     return None
 
@@ -39,7 +48,7 @@ def say(obj: Any) -> str:
     """Return an engine message, or an error carrying one, in the reader's language."""
     if isinstance(obj, BaseException):
         found = message_of(obj)
-        return str(obj) if found is None else _message(found)
+        return str(obj) if found is None else _value(found)
     if isinstance(obj, Message):
         return _message(obj)
     return _value(obj)
@@ -72,10 +81,13 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def text(sentence: str) -> str:
+def text(sentence: str | Message) -> str:
     """Return one of the engine's fixed sentences (a rule book line, a hint) in the reader's language.
 
     The sentence is looked up as it is (the engine marks it with ``N_``); a sentence
     the catalogue does not hold, such as one made of several pieces, stays as written.
+    A ``Message`` (a feedback's reason) is said as ``say`` says it.
     """
+    if isinstance(sentence, Message):
+        return _message(sentence)
     return str(translations().ugettext(sentence)) if sentence else sentence

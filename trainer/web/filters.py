@@ -198,6 +198,8 @@ def register(app: Flask) -> None:
         sheet_why=way_words.sheet_why, way_explanation=way_words.explanation,
         # The engine's fixed sentences (the rule book's lines) likewise (web/engine_words.py).
         engine_text=engine_words.text,
+        # The engine's composed sentences (a feedback's Messages) in the reader's language.
+        say=engine_words.say,
         # Money in the page's locale and the installation's currency (web/languages.py).
         format_money=languages.money, money_format=languages.page_money_format,
         currency_sign=languages.currency_sign, amount_placeholder=languages.amount_placeholder,
@@ -208,6 +210,7 @@ def register(app: Flask) -> None:
         category_names=drills.CATEGORY_NAMES,
     )
     app.add_template_filter(languages.money, "money")
+    app.add_template_filter(engine_words.say, "say")
     app.add_template_filter(percent, "percent")
     app.add_template_filter(seconds, "seconds")
     # Translations looked up once per request, not per string (trainer/web/i18n.py).

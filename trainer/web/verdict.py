@@ -33,7 +33,8 @@ def _headline(fb: Any, timed_out: bool) -> Markup:
     if fb.correct:
         return _t("Right")
     if fb.wrong_parts:
-        return _t("Wrong: %(parts)s", parts=Markup(", ").join(fb.wrong_parts))
+        return _t("Wrong: %(parts)s",
+                  parts=Markup(", ").join(engine_words.say(label) for label in fb.wrong_labels))
     return _t("Wrong")
 
 
@@ -64,7 +65,8 @@ def _why(fb: Any) -> str:
     else:
         inner = f'<span title="{escape(fb.rule_id)}">{escape(engine_words.text(fb.why))}</span>'
         if fb.section:
-            inner += f' <span class="muted">({_t("rule book %(section)s", section=fb.section)})</span>'
+            inner += (f' <span class="muted">('
+                      f'{_t("rule book %(section)s", section=engine_words.say(fb.section))})</span>')
     return f'\n  <p class="verdict-why">{inner}</p>\n  '
 
 
@@ -72,6 +74,7 @@ def _parts(fb: Any) -> str:
     if not fb.parts:
         return ""
     out = ['\n  <ul class="verdict-parts plain">\n    ']
+    say = engine_words.say
     for part in fb.parts:
         good = bool(part.correct)
         out.append(
@@ -79,11 +82,13 @@ def _parts(fb: Any) -> str:
             f' data-correct="{"yes" if good else "no"}">\n      '
             + (f'<span class="tag tag-good">{_t("Right")}</span>' if good
                else f'<span class="tag tag-bad">{_t("Wrong")}</span>')
-            + f"\n      <strong>{escape(str(part.name).capitalize())}</strong>:\n      "
-            + (str(escape(part.right)) if good
-               else str(_t("you: %(said)s; right: %(right)s", said=part.said, right=part.right)))
+            + f"\n      <strong>{escape(say(part.shown_name).capitalize())}</strong>:\n      "
+            + (str(escape(say(part.right))) if good
+               else str(_t("you: %(said)s; right: %(right)s", said=say(part.said),
+                           right=say(part.right))))
             + "\n      "
-            + (f'<span class="muted">— {escape(part.why)}</span>' if part.why and not good else "")
+            + (f'<span class="muted">— {escape(say(part.why))}</span>' if part.why and not good
+               else "")
             + "\n    </li>\n    "
         )
     out.append("\n  </ul>\n  ")
@@ -101,6 +106,6 @@ def verdict_html(fb: Any, timed_out: bool = False, elapsed_ms: float | None = No
         html += f'<span class="verdict-time">{took}</span>'
     html += "\n</div>\n"
     if fb:
-        html += (f'\n<p class="verdict-sentence">{escape(fb.sentence)}</p>\n'
+        html += (f'\n<p class="verdict-sentence">{escape(engine_words.say(fb.sentence))}</p>\n'
                  f"{_why(fb)}\n{_parts(fb)}\n")
     return Markup(html)

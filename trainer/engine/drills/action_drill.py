@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..action import POSITIONS, action_position, table_position
-from ..messages import N_
+from ..messages import N_, Message
 from .base import Drill, DrillContext, Grade, register
 from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, Schema, Whole
@@ -101,9 +101,10 @@ def action_feedback(question: dict[str, Any], answer: dict[str, Any] | None, gra
                     timed_out: bool) -> Feedback:
     """Return the feedback on a called action (this drill, a round's first step)."""
     key = grade.correct_answer
-    said = NO_ANSWER if answer is None else f"You picked seat {answer['seat']}"
-    total = sum(question["dice"])
-    right = (f"the dice total {total} counts {key['position']} from the banker in seat "
-             f"{question['banker_seat']}: seat {key['seat']}")
+    said = NO_ANSWER if answer is None else \
+        Message(N_("You picked seat %(seat)s"), seat=answer["seat"])
+    right = Message(N_("the dice total %(total)s counts %(position)s from the banker in seat "
+                       "%(banker)s: seat %(seat)s"), total=sum(question["dice"]),
+                    position=key["position"], banker=question["banker_seat"], seat=key["seat"])
     correct = grade.correct and answer is not None and not timed_out
     return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)

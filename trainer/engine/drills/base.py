@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..house_way import DEFAULT_HOUSE_WAY, HouseWay, load_exact, rule_family
+from ..messages import N_, Message
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
-from .explain import Feedback, book_feedback
+from .explain import NO_ANSWER, Feedback, book_feedback
 from .explain import hint as rule_hint
 from .schema import Schema
 
@@ -192,9 +193,11 @@ class Drill:
         given = next((name for name, a in choices.items() if a == answer), None)
         right = next((name for name, a in choices.items()
                       if self.grade(question, a, context).correct), None)
-        said = ("You gave no answer in time" if answer is None
-                else f"You answered {given}" if given else "Your answer")
-        fix = f"the right answer is {right}" if right else grade.explanation.rstrip(".")
+        said = (NO_ANSWER if answer is None
+                else Message(N_("You answered %(answer)s"), answer=given) if given
+                else Message(N_("Your answer")))
+        fix: Message | str = Message(N_("the right answer is %(answer)s"), answer=right) \
+            if right else grade.explanation.rstrip(".")
         return book_feedback(correct, said, fix, grade.rule_id, grade.explanation, timed_out)
 
     def hint(self, rule_id: str) -> str:

@@ -26,12 +26,12 @@ import random
 from typing import Any
 
 from ..cards import Card, card_list, parse_cards
-from ..messages import N_
+from ..messages import N_, Joined, Message, Money
 from ..profiles import SideBetOffer, TableProfile
 from ..setting import is_foul, splits
 from ..side_bets import PAY_ORDER, BonusCategory, PayTable, TableKind, bonus_hand, load_table, sample_hand
 from .base import Drill, DrillContext, Grade, register
-from .explain import NO_ANSWER, Feedback, Part
+from .explain import NO_ANSWER, NO_ANSWER_WORDS, Feedback, Part, Text
 from .schema import Fields, Flag, OneOf, Schema, Whole
 
 # The table drilled when the group's profile offers no bonus bet, and its Envy table.
@@ -73,13 +73,20 @@ def qualifying(offer: SideBetOffer) -> tuple[BonusCategory, ...]:
 
 
 def dollars(cents: int) -> str:
-    """Write an amount in dollars and cents: $1,234.50."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
+    """Write an amount in dollars and cents: $1,234.50 (English; a sentence takes ``Money``)."""
+    return str(Money(cents, grouped=True))
 
 
 def bet_words(cents: int) -> str:
-    """Write a bet as said at the table: $5, or $2.50."""
-    return f"${cents // 100:,}" if cents % 100 == 0 else dollars(cents)
+    """Write a bet as said at the table: $5, or $2.50 (English)."""
+    return str(Money(cents, grouped=True, short=True))
+
+
+# The cue's answer in words, by the answer's ``qualifies``.
+QUALIFIES_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
+# The three parts' names as people read them.
+PART_LABELS = {"qualifies": N_("Does it qualify?"), "category": N_("Bonus hand"),
+               "paid": N_("Amount paid")}
 
 
 def _offer_of(question: dict[str, Any]) -> SideBetOffer:
@@ -233,7 +240,7 @@ class BonusDrill(Drill):
                            if is_foul(parse_cards(question["back"], 5),
                                       parse_cards(question["front"], 2), context.table.wheel)
                            else "."))
-        text.append(self.pay_sentence(table, line, bet, question.get("meter_cents")))
+        text.append(str(self.pay_sentence(table, line, bet, question.get("meter_cents"))))
         text.append(self.cue_sentence(key, _offer_of(question)))
         if not question.get("offered", True):
             text.append(f"This group's table offers no bonus bet, so the drill uses the "
@@ -256,20 +263,35 @@ class BonusDrill(Drill):
         """Say what was answered and what was right, part by part, and the pay line's sentence."""
         grade = grade or self.grade(question, answer or self.probe(question), context)
         correct = grade.correct and answer is not None and not timed_out
-        names = {"qualifies": "Does it qualify?", "category": "Bonus hand", "paid": "Amount paid"}
-        parts = tuple(Part(names[p["part"]], bool(p["correct"]) and answer is not None
-                           and not timed_out,
-                           p["given"] if answer is not None else "no answer", p["right"])
-                      for p in grade.parts)
-        right = ", ".join(p.right for p in parts)
-        said = (NO_ANSWER if answer is None
-                else "You answered " + ", ".join(p.said for p in parts))
         key = self.key(question)
-        why = self.pay_sentence(key["table"], key["line"], question["bet_cents"],
+        table = key["table"]
+
+        def words(name: str, value: Any) -> Text:
+            if name == "qualifies":
+                return Message(QUALIFIES_WORDS[bool(value)])
+            if name == "category":
+                found = next(c for c in PAY_ORDER if c.slug == value)
+                return Message(self.category_name(table, found))
+            return Money(value, grouped=True)
+
+        fields = {"qualifies": "qualifies", "category": "category", "paid": "paid_cents"}
+        parts = tuple(Part(PART_LABELS[p["part"]], bool(p["correct"]) and answer is not None
+                           and not timed_out,
+                           words(p["part"], answer[fields[p["part"]]]) if answer is not None
+                           else NO_ANSWER_WORDS,
+                           words(p["part"], grade.correct_answer[fields[p["part"]]]),
+                           label=Message(PART_LABELS[p["part"]]))
+                      for p in grade.parts)
+        right = Joined((p.right for p in parts), ", ")
+        said: Text = (NO_ANSWER if answer is None
+                      else Message(N_("You answered %(parts)s"),
+                                   parts=Joined((p.said for p in parts), ", ")))
+        why = self.pay_sentence(table, key["line"], question["bet_cents"],
                                 question.get("meter_cents"))
-        return Feedback(correct, said, f"it {right}" if not correct else right, why,
-                        grade.rule_id, section="Side bets", detail=grade.explanation,
-                        parts=parts, timed_out=timed_out)
+        return Feedback(correct, said,
+                        Message(N_("it %(parts)s"), parts=right) if not correct else right,
+                        why, grade.rule_id, section=Message(N_("Side bets")),
+                        detail=grade.explanation, parts=parts, timed_out=timed_out)
 
     @staticmethod
     def category_name(table: PayTable, category: BonusCategory) -> str:
@@ -278,19 +300,25 @@ class BonusDrill(Drill):
         return line.name if line is not None else category.title
 
     @staticmethod
-    def pay_sentence(table: PayTable, line: Any, bet: int, meter: int | None) -> str:
+    def pay_sentence(table: PayTable, line: Any, bet: int, meter: int | None) -> Message:
         """Say what the line pays and why, for the bet shown ("... pays 25 to 1: $125.00 on a $5 bet.")."""
-        on = f"on a {bet_words(bet)} bet"
+        on = Money(bet, grouped=True, short=True)
         if line is None:
-            return f"It pays nothing on the {table.title}: the {bet_words(bet)} bonus bet is taken."
-        win = line.win_cents(bet, meter)
+            return Message(N_("It pays nothing on the %(table)s: the %(bet)s bonus bet is taken."),
+                           table=Message(table.title), bet=on)
+        values = {"hand": Message(line.name), "amount": Money(line.win_cents(bet, meter),
+                                                              grouped=True), "bet": on}
         if line.odds is not None:
-            how = f"pays {line.odds:,} to 1"
-        elif line.meter_percent is not None:
-            how = f"pays {line.meter_percent}% of the meter ({dollars(meter or 0)})"
-        else:
-            how = f"pays a fixed {dollars(line.amount_cents or 0)}"
-        return f"{line.name} {how}: {dollars(win)} {on}, and the bet stays."
+            return Message(N_("%(hand)s pays %(odds)s to 1: %(amount)s on a %(bet)s bet, and "
+                              "the bet stays."), odds=line.odds, **values)
+        if line.meter_percent is not None:
+            return Message(N_("%(hand)s pays %(percent)s%% of the meter (%(meter)s): %(amount)s "
+                              "on a %(bet)s bet, and the bet stays."),
+                           percent=line.meter_percent, meter=Money(meter or 0, grouped=True),
+                           **values)
+        return Message(N_("%(hand)s pays a fixed %(fixed)s: %(amount)s on a %(bet)s bet, and "
+                          "the bet stays."), fixed=Money(line.amount_cents or 0, grouped=True),
+                       **values)
 
     @staticmethod
     def cue_sentence(key: dict[str, Any], offer: SideBetOffer) -> str:

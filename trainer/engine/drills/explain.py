@@ -7,6 +7,12 @@ that says why, and, for an answer of several parts (a table settled seat by seat
 a round's settle step with the player-banker's commission), each part right or
 wrong. The practice hint (``hint``) names the rule family in words and says what to
 look at. Pure: the sentences are the engine's own, like the grades' explanations.
+
+Each sentence is a ``Message`` (``messages.py``: an ``N_``-marked template with named
+values, money as ``Money``), so the web writes it in the reader's language
+(``web/engine_words.say``); ``str()`` of it is the English the engine always wrote, and
+``as_dict`` (the answer's JSON) gives that English. A house-way sheet's own sentence
+(``why`` quoting a sheet) stays its text, translated by the web from the sheet's data.
 """
 from __future__ import annotations
 
@@ -16,13 +22,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..house_way import HouseWay, load, rule_family
-from ..messages import N_
+from ..messages import N_, Joined, Message, Money
 from ..profiles import TableProfile
 
+# A sentence, or a sentence's value: a Message (translated when shown), an amount, a
+# list of those, or text as it is.
+Text = Message | Money | Joined | str
+
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
-RANK_WORDS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "T": "tens",
-              "9": "nines", "8": "eights", "7": "sevens", "6": "sixes", "5": "fives",
-              "4": "fours", "3": "threes", "2": "twos"}
+RANK_WORDS = {"A": N_("aces"), "K": N_("kings"), "Q": N_("queens"), "J": N_("jacks"),
+              "T": N_("tens"), "9": N_("nines"), "8": N_("eights"), "7": N_("sevens"),
+              "6": N_("sixes"), "5": N_("fives"), "4": N_("fours"), "3": N_("threes"),
+              "2": N_("twos")}
 
 
 def card_text(card: Any) -> str:
@@ -40,31 +51,52 @@ def cards_text(cards: Iterable[Any]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
+def cards_words(cards: Iterable[Any]) -> Joined:
+    """Return cards for a sentence: ``10♥ Q♠``, the joker as a word to translate."""
+    return Joined(Message(N_("joker")) if str(c) == "JK" else card_text(c) for c in cards)
+
+
 def money(cents: int | None) -> str:
-    """Return whole cents as dollars (``$47.50``), computed in integers."""
+    """Return whole cents as dollars (``$47.50``), computed in integers (English; a
+    sentence takes ``amount``)."""
+    return str(amount(cents))
+
+
+def amount(cents: int | None) -> Money | Message:
+    """Return whole cents for a sentence (``$1,234.50`` in English), or "nothing"."""
     if not isinstance(cents, int) or isinstance(cents, bool):
-        return "nothing"
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+        return Message(N_("nothing"))
+    return Money(cents, grouped=True)
 
 
 def commission_words(table: TableProfile) -> str:
+    """Return how a winner's pay is worked out at the table, in English words."""
+    return str(commission_message(table))
+
+
+def commission_message(table: TableProfile) -> Message:
     """Return how a winner's pay is worked out at the table, in words."""
     if table.no_commission:
-        return "even money, no commission"
+        return Message(N_("even money, no commission"))
     if table.fee_cents is not None:
-        return f"even money (the {money(table.fee_cents)} fee is charged win or lose)"
-    return f"even money less {rate_words(table)}"
+        return Message(N_("even money (the %(fee)s fee is charged win or lose)"),
+                       fee=amount(table.fee_cents))
+    return Message(N_("even money less %(rate)s"), rate=rate_message(table))
 
 
 def rate_words(table: TableProfile) -> str:
+    """Return the commission rate in English words ("5% commission")."""
+    return str(rate_message(table))
+
+
+def rate_message(table: TableProfile) -> Message:
     """Return the commission rate in words ("5% commission"), or why there is none."""
     if table.no_commission:
-        return "no commission (a no-commission table)"
+        return Message(N_("no commission (a no-commission table)"))
     if table.fee_cents is not None:
-        return "no commission (the table charges a fee instead)"
-    return f"{(table.commission_rate * 100).normalize():f}% commission"
+        return Message(N_("no commission (the table charges a fee instead)"))
+    return Message(N_("%(percent)s%% commission"),
+                   percent=f"{(table.commission_rate * 100).normalize():f}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +105,26 @@ class Part:
 
     name: str
     correct: bool
-    said: str
-    right: str
-    why: str = ""
+    said: Text
+    right: Text
+    why: Text = ""
     # The part's mistake as the two halves of a sentence: "You paid $50.00" and
     # "even money less 5% commission is $47.50".
-    you: str = ""
-    fix: str = ""
+    you: Text = ""
+    fix: Text = ""
+    # The part's name as people read it ("Seat 3", "Amount paid"); ``name`` stays the
+    # English name the JSON and the page's data-part carry. None: the name itself.
+    label: Message | None = None
+
+    @property
+    def shown_name(self) -> Text:
+        """Return the part's name as shown (its label, or its name)."""
+        return self.label if self.label is not None else self.name
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"name": self.name, "correct": self.correct, "said": self.said,
-                "right": self.right, "why": self.why}
+        """Return the JSON form (the sentences in English)."""
+        return {"name": self.name, "correct": self.correct, "said": str(self.said),
+                "right": str(self.right), "why": str(self.why)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +139,13 @@ class Feedback:
     """
 
     correct: bool
-    said: str
-    right: str
-    why: str
+    said: Text
+    right: Text
+    why: Text
     rule_id: str
     house_way: str | None = None
     sheet_rule: str | None = None
-    section: str = ""
+    section: Text = ""
     detail: str = ""
     parts: tuple[Part, ...] = ()
     timed_out: bool = False
@@ -116,18 +156,23 @@ class Feedback:
         return tuple(p.name for p in self.parts if not p.correct)
 
     @property
-    def sentence(self) -> str:
+    def wrong_labels(self) -> tuple[Text, ...]:
+        """Return the names of the parts answered wrong as people read them, in order."""
+        return tuple(p.shown_name for p in self.parts if not p.correct)
+
+    @property
+    def sentence(self) -> Message:
         """Return the answer and the right one in one sentence."""
         if self.correct:
-            return f"{self.said}: right."
-        return f"{self.said}; {self.right}."
+            return Message(N_("%(said)s: right."), said=self.said)
+        return Message(N_("%(said)s; %(right)s."), said=self.said, right=self.right)
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the JSON form (the answer's response carries it)."""
-        return {"correct": self.correct, "said": self.said, "right": self.right,
-                "why": self.why, "rule_id": self.rule_id, "sentence": self.sentence,
+        """Return the JSON form (the answer's response carries it), in English."""
+        return {"correct": self.correct, "said": str(self.said), "right": str(self.right),
+                "why": str(self.why), "rule_id": self.rule_id, "sentence": str(self.sentence),
                 "house_way": self.house_way, "sheet_rule": self.sheet_rule,
-                "section": self.section, "wrong_parts": list(self.wrong_parts),
+                "section": str(self.section), "wrong_parts": list(self.wrong_parts),
                 "parts": [p.as_dict() for p in self.parts]}
 
 
@@ -291,7 +336,7 @@ def rule_book(rule_id: str) -> tuple[str, str] | None:
         return READING_JOKER if rule_id.endswith(".joker") else READING_CATEGORY
     if rule_id.startswith("round.banker."):
         family = rule_id.removeprefix("round.banker.")
-        return ("§13", FAMILY_HINTS.get(family, "Set the banker's hand by the house way."))
+        return ("§13", FAMILY_HINTS.get(family, N_("Set the banker's hand by the house way.")))
     return None
 
 
@@ -315,7 +360,7 @@ def book_why(rule_id: str) -> tuple[str, str]:
     return (book[1], book[0]) if book is not None else ("", "")
 
 
-def house_way_feedback(correct: bool, said: str, right: str, house_way: HouseWay | str,
+def house_way_feedback(correct: bool, said: Text, right: Text, house_way: HouseWay | str,
                        rule_id: str,
                        detail: str = "", timed_out: bool = False,
                        parts: tuple[Part, ...] = (), shown_rule: str | None = None) -> Feedback:
@@ -323,78 +368,104 @@ def house_way_feedback(correct: bool, said: str, right: str, house_way: HouseWay
     rule = shown_rule or rule_id
     found = sheet_rule(house_way, rule)
     if found is None:
-        why, section = book_why(rule_id)
-        return Feedback(correct, said, right, why, rule_id, section=section, detail=detail,
-                        parts=parts, timed_out=timed_out)
+        return book_feedback(correct, said, right, rule_id, detail, timed_out, parts)
     return Feedback(correct, said, right, sheet_sentence(house_way, rule), rule_id,
                     house_way=house_way if isinstance(house_way, str) else house_way.name,
                     sheet_rule=found[2], detail=detail, parts=parts,
                     timed_out=timed_out)
 
 
-def book_feedback(correct: bool, said: str, right: str, rule_id: str, detail: str = "",
+def book_feedback(correct: bool, said: Text, right: Text, rule_id: str, detail: str = "",
                   timed_out: bool = False, parts: tuple[Part, ...] = ()) -> Feedback:
     """Return feedback whose reason is a sentence of the rule book."""
     why, section = book_why(rule_id)
-    return Feedback(correct, said, right, why, rule_id, section=section, detail=detail,
-                    parts=parts, timed_out=timed_out)
+    return Feedback(correct, said, right, Message(why) if why else "", rule_id,
+                    section=section, detail=detail, parts=parts, timed_out=timed_out)
 
 
-NO_ANSWER = "You gave no answer in time"
+NO_ANSWER = Message(N_("You gave no answer in time"))
+NO_ANSWER_WORDS = Message(N_("no answer"))
 
 
-def setting_said(seven: Sequence[Any], front: Sequence[Any]) -> str:
+def setting_said(seven: Sequence[Any], front: Sequence[Any]) -> Message:
     """Describe how the trainee set seven cards, in the sheet's terms where it can."""
     ranks = Counter(str(c)[0] for c in seven if str(c) != "JK")
     pairs = sorted((r for r, n in ranks.items() if n >= 2), key="23456789TJQKA".index)
     front_ranks = [str(c)[0] for c in front]
-    shown = cards_text(front)
+    shown = cards_words(front)
     if len(pairs) >= 2:
         if front_ranks[0] == front_ranks[1] and front_ranks[0] in pairs:
-            return f"You split the pairs: {RANK_WORDS[front_ranks[0]]} in front"
+            return Message(N_("You split the pairs: %(ranks)s in front"),
+                           ranks=Message(RANK_WORDS[front_ranks[0]]))
         if not set(front_ranks) & set(pairs):
-            return f"You kept the pairs together: {shown} in front"
+            return Message(N_("You kept the pairs together: %(cards)s in front"), cards=shown)
     if len(pairs) == 1 and front_ranks[0] == front_ranks[1] == pairs[0]:
-        return f"You put the pair of {RANK_WORDS[pairs[0]]} in front"
-    return f"You put {shown} in front"
+        return Message(N_("You put the pair of %(ranks)s in front"),
+                       ranks=Message(RANK_WORDS[pairs[0]]))
+    return Message(N_("You put %(cards)s in front"), cards=shown)
 
 
-def outcome_words(outcome: str | None, paid_cents: int | None = None) -> str:
+OUTCOME_WORDS = {"win": N_("win"), "push": N_("push"), "lose": N_("lose")}
+
+
+def outcome_message(outcome: str) -> Text:
+    """Return a settled outcome ("win", "push", "lose") as a word to translate."""
+    return Message(OUTCOME_WORDS[outcome]) if outcome in OUTCOME_WORDS else str(outcome)
+
+
+def outcome_words(outcome: str | None, paid_cents: int | None = None) -> Text:
     """Return a settled position in words: "win, paid $47.50", "push", "lose"."""
     if outcome is None:
-        return "not settled"
-    if outcome == "win":
-        return f"win, paid {money(paid_cents)}" if paid_cents is not None else "win"
-    return str(outcome)
+        return Message(N_("not settled"))
+    if outcome == "win" and paid_cents is not None:
+        return Message(N_("win, paid %(amount)s"), amount=amount(paid_cents))
+    return outcome_message(outcome)
 
 
-def hands_words(back: str, front: str, fouled: bool, reset: bool, queen_high: bool) -> str:
+RESULT_WORDS = {"win": N_("wins"), "loss": N_("loses"), "copy": N_("copies")}
+
+
+def _result(value: str) -> Text:
+    return Message(RESULT_WORDS[value]) if value in RESULT_WORDS else value
+
+
+def hands_words(back: str, front: str, fouled: bool, reset: bool, queen_high: bool) -> Message:
     """Describe why a seat settles as it does, from its back and front results."""
     if fouled and not reset:
-        return "is fouled, and a fouled hand loses"
-    lead = "is fouled and reset the house way; it then " if fouled else ""
+        return Message(N_("is fouled, and a fouled hand loses"))
+    how = _settles(back, front, queen_high)
+    if fouled:
+        return Message(N_("is fouled and reset the house way; it then %(how)s"), how=how)
+    return how
+
+
+def _settles(back: str, front: str, queen_high: bool) -> Message:
     if queen_high:
-        return lead + "plays a queen-high pai gow banker at a no-commission table, so every bet pushes"
-    results = {"win": "wins", "loss": "loses", "copy": "copies"}
-    if "copy" in (back, front):
-        which = "back" if back == "copy" else "front"
-        if back == front == "copy":
-            which = "back and the front"
-        return lead + f"copies the {which}, and copies go to the banker"
+        return Message(N_("plays a queen-high pai gow banker at a no-commission table, so "
+                          "every bet pushes"))
+    if back == front == "copy":
+        return Message(N_("copies the back and the front, and copies go to the banker"))
+    if back == "copy":
+        return Message(N_("copies the back, and copies go to the banker"))
+    if front == "copy":
+        return Message(N_("copies the front, and copies go to the banker"))
     if back == front:
-        return lead + f"{results.get(back, back)} both hands"
-    return lead + f"{results.get(back, back)} the back and {results.get(front, front)} the front"
+        return Message(N_("%(result)s both hands"), result=_result(back))
+    return Message(N_("%(back)s the back and %(front)s the front"),
+                   back=_result(back), front=_result(front))
 
 
 def parts_feedback(parts: tuple[Part, ...], answered: bool, correct: bool, rule_id: str,
                    detail: str, timed_out: bool) -> Feedback:
     """Return the feedback on a multi-part answer: the first wrong part's sentence leads."""
     wrong = [p for p in parts if not p.correct]
+    said: Text
+    right: Text
     if not answered:
-        said, right = NO_ANSWER, "every part counts as wrong"
+        said, right = NO_ANSWER, Message(N_("every part counts as wrong"))
     elif wrong:
         said, right = wrong[0].you, wrong[0].fix
     else:
-        said, right = "You settled every part right", ""
+        said, right = Message(N_("You settled every part right")), ""
     return book_feedback(correct and answered and not timed_out, said, right, rule_id,
                          detail, timed_out, parts)

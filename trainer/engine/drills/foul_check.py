@@ -12,7 +12,7 @@ from ..profiles import FoulPolicy
 from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
 from .dealing import deal_family
-from .explain import NO_ANSWER, Feedback, book_feedback, cards_text
+from .explain import NO_ANSWER, Feedback, Text, book_feedback, cards_words
 from .schema import Cards, Fields, Flag, Schema
 
 BOUNDARY_RULES = frozenset(("foul.legal.same-pair", "foul.legal.same-top-ranks",
@@ -216,18 +216,24 @@ class FoulCheckDrill(Drill):
         wheel = context.table.wheel
         back = evaluate5(parse_cards(question["back"], 5), wheel).description
         front = evaluate2(parse_cards(question["front"], 2)).description
+        said: Text
         if answer is None:
             said = NO_ANSWER
+        elif answer["fouled"] and "front" in answer:
+            said = Message(N_("You called it fouled and reset it with %(cards)s in front"),
+                           cards=cards_words(answer["front"]))
         else:
-            said = "You called it fouled" if answer["fouled"] else "You called it legal"
-            if answer["fouled"] and "front" in answer:
-                said += f" and reset it with {cards_text(answer['front'])} in front"
-        if key["fouled"]:
-            right = f"it is fouled: the front ({front}) outranks the back ({back})"
-            if "reset" in key:
-                right += (f"; the house way resets it with {cards_text(key['reset']['front'])}"
-                          " in front")
+            said = Message(N_("You called it fouled") if answer["fouled"]
+                           else N_("You called it legal"))
+        if key["fouled"] and "reset" in key:
+            right = Message(N_("it is fouled: the front (%(front)s) outranks the back (%(back)s); "
+                               "the house way resets it with %(cards)s in front"),
+                            front=front, back=back, cards=cards_words(key["reset"]["front"]))
+        elif key["fouled"]:
+            right = Message(N_("it is fouled: the front (%(front)s) outranks the back (%(back)s)"),
+                            front=front, back=back)
         else:
-            right = f"it is legal: the back ({back}) ranks above the front ({front})"
+            right = Message(N_("it is legal: the back (%(back)s) ranks above the front (%(front)s)"),
+                            front=front, back=back)
         correct = grade.correct and answer is not None and not timed_out
         return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)

@@ -6,9 +6,9 @@ from typing import Any
 
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
-from ..messages import N_
+from ..messages import N_, Message
 from .base import Drill, DrillContext, Grade, register
-from .explain import NO_ANSWER, Feedback, book_feedback
+from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .schema import Fields, OneOf, Schema
 
 CATEGORY_WEIGHTS = {
@@ -184,19 +184,39 @@ class HandReadingDrill(Drill):
         grade = grade or self.grade(question, answer or self.probe(question), context)
         key = grade.correct_answer
         correct = grade.correct and answer is not None and not timed_out
+        said: Text
         if "category" in key:
             said = NO_ANSWER if answer is None else \
-                f"You named it {category_words(answer['category'])}"
-            right = f"it is {category_words(key['category'])} ({grade.explanation})"
+                Message(N_("You named it %(category)s"), category=category_message(answer["category"]))
+            right: Text = Message(N_("it is %(category)s (%(explanation)s)"),
+                                  category=category_message(key["category"]),
+                                  explanation=grade.explanation)
         else:
-            said = NO_ANSWER if answer is None else f"You said {WINNER_WORDS[answer['winner']]}"
-            right = f"{WINNER_WORDS[key['winner']]} ({grade.explanation.rstrip('.')})"
+            said = NO_ANSWER if answer is None else \
+                Message(N_("You said %(winner)s"), winner=Message(WINNER_WORDS[answer["winner"]]))
+            right = Message(N_("%(winner)s (%(explanation)s)"),
+                            winner=Message(WINNER_WORDS[key["winner"]]),
+                            explanation=grade.explanation.rstrip("."))
         return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)
 
 
-WINNER_WORDS = {"a": "hand A wins", "b": "hand B wins", "copy": "it is a copy"}
+WINNER_WORDS = {"a": N_("hand A wins"), "b": N_("hand B wins"), "copy": N_("it is a copy")}
+# The hand categories in words, by slug; high card is pai gow.
+CATEGORY_WORDS = {"high_card": N_("high card (pai gow)"), "one_pair": N_("one pair"),
+                  "two_pair": N_("two pair"), "three_of_a_kind": N_("three of a kind"),
+                  "straight": N_("straight"), "flush": N_("flush"),
+                  "full_house": N_("full house"), "four_of_a_kind": N_("four of a kind"),
+                  "straight_flush": N_("straight flush"), "royal_flush": N_("royal flush"),
+                  "five_aces": N_("five aces")}
 
 
 def category_words(slug: str) -> str:
     """Return a hand category in words ("three of a kind"); high card is pai gow."""
     return "high card (pai gow)" if slug == "high_card" else slug.replace("_", " ")
+
+
+def category_message(slug: str) -> Text:
+    """Return a hand category for a sentence, a word to translate."""
+    found = CATEGORY_WORDS.get(slug)
+    return Message(found) if found is not None and found == category_words(slug) \
+        else category_words(slug)

@@ -11,7 +11,7 @@ from ..messages import N_, Message
 from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
-from .explain import NO_ANSWER, Feedback, cards_text, house_way_feedback, setting_said
+from .explain import NO_ANSWER, Feedback, Text, cards_words, house_way_feedback, setting_said
 from .schema import Cards, Fields, Schema
 
 
@@ -81,19 +81,21 @@ def set_hand_feedback(seven: list[str], answer: dict[str, Any] | None, grade: Gr
     """Return the feedback on a banker's hand set by the trainee (this drill, a round's step)."""
     key = grade.correct_answer
     house_rule = str(key.get("rule", grade.rule_id))
-    said = NO_ANSWER if answer is None else setting_said(seven, answer["front"])
+    said: Text = NO_ANSWER if answer is None else setting_said(seven, answer["front"])
     if answer is not None and not grade.correct:
         front = parse_cards(answer["front"], 2)
         back = tuple(c for c in parse_cards(seven, 7) if c not in front)
         if is_foul(back, front, context.table.wheel):
-            said += ", which fouls the hand"
+            said = Message(N_("%(setting)s, which fouls the hand"), setting=said)
     key_front = key.get("front", [])
-    right = f"the house way puts {cards_text(key_front)} in front"
+    right: Text = Message(N_("the house way puts %(cards)s in front"),
+                          cards=cards_words(key_front))
     if len(key_front) == 2:
         words = evaluate2(parse_cards(key_front, 2)).description
         if words[1:2].islower():  # "Pair of eights" -> "pair of eights"; "K-7" stays
             words = words[0].lower() + words[1:]
-        right += f" ({words})"
+        right = Message(N_("the house way puts %(cards)s in front (%(hand)s)"),
+                        cards=cards_words(key_front), hand=words)
     correct = grade.correct and answer is not None and not timed_out
     return house_way_feedback(correct, said, right, context.way, rule_id or grade.rule_id,
                               detail=grade.explanation, timed_out=timed_out, shown_rule=house_rule)

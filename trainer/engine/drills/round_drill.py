@@ -32,7 +32,7 @@ from ..side_bets import load_table
 from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
-from .explain import Feedback, Part, money, parts_feedback, rate_words
+from .explain import Feedback, Part, Text, amount, parts_feedback, rate_message
 from .house_way_drill import set_hand_feedback
 from .schema import MAX_CENTS, Cards, Each, Fields, ListOf, Maybe, OneOf, Schema, Whole
 from .settlement_drill import BETS_DOLLARS, _queen_high_banker, queen_high_note, seat_part
@@ -534,22 +534,31 @@ class RoundDrill(Drill):
             late = max(i for i, k in enumerate(kinds) if k == "take") > kinds.index("pay")
             parts.append(Part(
                 "the order of settling", not late and not timed_out,
-                "a winner paid before a loser was taken" if late else "losers first",
-                "every loser taken before any winner is paid",
-                "Losing bets are taken first, then winners are paid.",
-                "You paid a winner before every loser was taken",
-                "losers are taken first, then winners are paid"))
+                Message(N_("a winner paid before a loser was taken") if late
+                        else N_("losers first")),
+                Message(N_("every loser taken before any winner is paid")),
+                Message(N_("Losing bets are taken first, then winners are paid.")),
+                Message(N_("You paid a winner before every loser was taken")),
+                Message(N_("losers are taken first, then winners are paid")),
+                label=Message(N_("the order of settling"))))
         if "banker_commission_cents" in key:
             paid = answer.get("banker_commission_cents") if answer is not None else None
             right = key["banker_commission_cents"]
             net = key["banker_net_cents"]
-            why = (f"The bank's net win is {money(net)}; {rate_words(context.table)} on it is "
-                   f"{money(right)}") if net > 0 else \
-                f"The bank's net is {money(net)}: no net win, so no commission"
+            values = {"net": amount(net), "rate": rate_message(context.table),
+                      "amount": amount(right)}
+            why: Text = Message(N_("The bank's net win is %(net)s; %(rate)s on it is %(amount)s"),
+                                **values) if net > 0 else \
+                Message(N_("The bank's net is %(net)s: no net win, so no commission"), **values)
+            # The same sentence with its full stop, as the part's reason.
+            why_full = Message(N_("The bank's net win is %(net)s; %(rate)s on it is %(amount)s."),
+                               **values) if net > 0 else \
+                Message(N_("The bank's net is %(net)s: no net win, so no commission."), **values)
             parts.append(Part(
                 "the player-banker's commission", paid == right and not timed_out,
-                money(paid), money(right), why + ".",
-                f"You charged the player-banker {money(paid)}", why))
+                amount(paid), amount(right), why_full,
+                Message(N_("You charged the player-banker %(amount)s"), amount=amount(paid)),
+                why, label=Message(N_("the player-banker's commission"))))
         side = question.get("side_bet")
         if side:
             parts += side_feedback_parts([p for p in grade.parts if is_side_part(p)], side,

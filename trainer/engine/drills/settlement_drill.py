@@ -13,11 +13,14 @@ from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
 from .base import Drill, DrillContext, Grade, register
 from .explain import (
+    NO_ANSWER_WORDS,
     Feedback,
     Part,
-    commission_words,
+    Text,
+    amount,
+    commission_message,
     hands_words,
-    money,
+    outcome_message,
     outcome_words,
     parts_feedback,
 )
@@ -427,18 +430,27 @@ def seat_part(part: dict[str, Any], given: dict[str, Any], context: DrillContext
     """Return one settled seat as a graded part in words (this drill, a round's settle step)."""
     seat, outcome, paid = part["seat"], part["outcome"], part.get("paid_cents")
     said_outcome, said_paid = given.get("outcome"), given.get("paid_cents")
-    said = outcome_words(said_outcome, said_paid) if said_outcome else "no answer"
+    said = outcome_words(said_outcome, said_paid) if said_outcome else NO_ANSWER_WORDS
     right = outcome_words(outcome, paid)
     how = hands_words(part["back"], part["front"], part["fouled"], "reset" in part, queen_high)
-    why = f"Seat {seat} {how}: {outcome}"
+    you: Text
+    fix: Text
+    why: Text = Message(N_("Seat %(seat)s %(how)s: %(outcome)s"), seat=seat, how=how,
+                        outcome=outcome_message(outcome))
     if said_outcome == outcome == "win" and said_paid != paid:
-        you = f"You paid seat {seat} {money(said_paid)}"
-        fix = f"{commission_words(context.table)} is {money(paid)}"
-        why = f"Seat {seat} {how}: win, paid {commission_words(context.table)}, {money(paid)}"
+        you = Message(N_("You paid seat %(seat)s %(amount)s"), seat=seat, amount=amount(said_paid))
+        fix = Message(N_("%(how)s is %(amount)s"), how=commission_message(context.table),
+                      amount=amount(paid))
+        why = Message(N_("Seat %(seat)s %(how)s: win, paid %(commission)s, %(amount)s"),
+                      seat=seat, how=how, commission=commission_message(context.table),
+                      amount=amount(paid))
     elif said_outcome is None:
-        you, fix = f"You left seat {seat} unsettled", f"{why.lower()}"
+        you = Message(N_("You left seat %(seat)s unsettled"), seat=seat)
+        fix = Message(N_("seat %(seat)s %(how)s: %(outcome)s"), seat=seat, how=how,
+                      outcome=outcome_message(outcome))
     else:
-        you = f"You marked seat {seat} {said}"
-        fix = f"seat {seat} {how}: {right}, not {said_outcome}"
+        you = Message(N_("You marked seat %(seat)s %(said)s"), seat=seat, said=said)
+        fix = Message(N_("seat %(seat)s %(how)s: %(right)s, not %(said)s"), seat=seat, how=how,
+                      right=right, said=outcome_message(said_outcome))
     return Part(f"seat {seat}", bool(part["correct"]) and not timed_out, said, right, why,
-                you, fix)
+                you, fix, label=Message(N_("seat %(seat)s"), seat=seat))

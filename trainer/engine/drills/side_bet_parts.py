@@ -19,10 +19,10 @@ from typing import Any
 
 from ..bonus_settlement import envy_payments, queens_dragon, settle_bonus
 from ..cards import Card
-from ..messages import N_, Message
+from ..messages import N_, Joined, Lowered, Message, Money
 from ..profiles import SideBetOffer, TableProfile
 from ..side_bets import PAY_ORDER, BonusCategory, TableKind, bonus_category, load_table, sample_hand
-from .explain import Part, money
+from .explain import NO_ANSWER_WORDS, Part, Text, amount
 from .schema import Fields, Schema, Whole
 
 # Side bets shown (dollars), within the offer's limits: some under the $5 Envy minimum.
@@ -198,39 +198,88 @@ def graded_parts(keys: Sequence[dict[str, Any]], given: dict[int, dict[str, Any]
     return parts
 
 
-def side_sentence(part: dict[str, Any], side: dict[str, Any]) -> str:
-    """Say what one side-bet part pays and why: "Seat 2: four of a kind pays 25 to 1: $125.00"."""
+def pays_words(line: Any) -> Message | Money:
+    """Return a pay line's payout for a sentence ("25 to 1", "$500", "100% of the meter")."""
+    if line.odds is not None:
+        return Message(N_("%(odds)s to 1"), odds=line.odds)
+    if line.amount_cents is not None:
+        return Money(line.amount_cents, grouped=True, short=True)
+    return Message(N_("%(percent)s%% of the meter"), percent=line.meter_percent)
+
+
+def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = False) -> Message:
+    """Say what one side-bet part pays and why: "Seat 2: four of a kind pays 25 to 1: $125.00".
+
+    ``small``: the sentence's second half, starting with a small letter ("seat 2: ...").
+    """
     seat, paid, bet = part["seat"], part["paid_cents"], part["bet_cents"]
     table = load_table(side["table"])
+    values: dict[str, Any] = {"seat": seat, "amount": amount(paid), "bet": amount(bet)}
+
+    def said(big: str, little: str, **more: Any) -> Message:
+        return Message(little if small else big, **values, **more)
+
     if part["part"] == "envy":
         minimum = envy_minimum(side) or 0
         if part["from"]:
-            each = " and ".join(
-                f"{'the dealer' if s is None else f'seat {s}'}'s {str(name).lower()}, {money(c)}"
-                for s, name, c in part["from"])
-            return f"Seat {seat}: Envy for {each}: {money(paid)}"
+            each = Joined((Message(N_("the dealer's %(hand)s, %(amount)s"),
+                                   hand=Lowered(Message(name), whole=True), amount=amount(c))
+                           if s is None else
+                           Message(N_("seat %(seat)s's %(hand)s, %(amount)s"), seat=s,
+                                   hand=Lowered(Message(name), whole=True), amount=amount(c))
+                           for s, name, c in part["from"]), N_(" and "))
+            return said(N_("Seat %(seat)s: Envy for %(each)s: %(amount)s"),
+                        N_("seat %(seat)s: Envy for %(each)s: %(amount)s"), each=each)
         if bet < minimum:
-            return (f"Seat {seat}: no Envy: the {money(bet)} bonus bet is under the "
-                    f"{money(minimum)} minimum")
-        return f"Seat {seat}: no other hand qualifies for Envy: {money(0)}"
+            return said(N_("Seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
+                           "%(minimum)s minimum"),
+                        N_("seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
+                           "%(minimum)s minimum"), minimum=amount(minimum))
+        return said(N_("Seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
+                    N_("seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
+                    none=amount(0))
     line = table.line_by_slug(part["rule_id"].rsplit(".", 1)[-1]) if paid else None
     if table.kind is TableKind.QUEENS_DRAGON:
         if line is not None:
-            return (f"Seat {seat}: the banker's queen-high pai gow pays {line.pays} on "
-                    f"Queen's Dragon: {money(paid)}")
-        return (f"Seat {seat}: the banker's hand is no queen-high pai gow: the "
-                f"{money(bet)} Queen's Dragon bet is taken")
+            return said(N_("Seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
+                           "Queen's Dragon: %(amount)s"),
+                        N_("seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
+                           "Queen's Dragon: %(amount)s"), pays=pays_words(line))
+        return said(N_("Seat %(seat)s: the banker's hand is no queen-high pai gow: the "
+                       "%(bet)s Queen's Dragon bet is taken"),
+                    N_("seat %(seat)s: the banker's hand is no queen-high pai gow: the "
+                       "%(bet)s Queen's Dragon bet is taken"))
     if line is not None:
-        pays = line.pays
+        hand = Lowered(Message(line.name))
         if line.meter_percent is not None:
-            pays += f" ({money(side.get('meter_cents'))})"
-        return f"Seat {seat}: {line.name[:1].lower() + line.name[1:]} pays {pays}: {money(paid)}"
+            return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
+                        N_("seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
+                        hand=hand, pays=pays_words(line), meter=amount(side.get("meter_cents")))
+        return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
+                    N_("seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
+                    hand=hand, pays=pays_words(line))
     category = part.get("category")
-    hand = next((c.title.lower() for c in PAY_ORDER if c.slug == category and c.value), None)
-    if hand is None:
-        return f"Seat {seat}: no bonus hand: the {money(bet)} bonus bet is taken"
-    return (f"Seat {seat}: {hand} pays nothing on the {table.title}: the {money(bet)} "
-            "bonus bet is taken")
+    title = next((c.title for c in PAY_ORDER if c.slug == category and c.value), None)
+    if title is None:
+        return said(N_("Seat %(seat)s: no bonus hand: the %(bet)s bonus bet is taken"),
+                    N_("seat %(seat)s: no bonus hand: the %(bet)s bonus bet is taken"))
+    return said(N_("Seat %(seat)s: %(hand)s pays nothing on the %(table)s: the %(bet)s "
+                   "bonus bet is taken"),
+                N_("seat %(seat)s: %(hand)s pays nothing on the %(table)s: the %(bet)s "
+                   "bonus bet is taken"),
+                hand=Lowered(Message(title), whole=True), table=Message(table.title))
+
+
+# A side bet's name in a part's name and sentences: (English name, its label).
+SIDE_WHAT = {"envy": ("Envy", N_("seat %(seat)s Envy")),
+             "dragon": ("Queen's Dragon", N_("seat %(seat)s Queen's Dragon")),
+             "bonus": ("bonus", N_("seat %(seat)s bonus"))}
+SIDE_PAID = {"envy": N_("You paid seat %(seat)s's Envy %(amount)s"),
+             "dragon": N_("You paid seat %(seat)s's Queen's Dragon %(amount)s"),
+             "bonus": N_("You paid seat %(seat)s's bonus %(amount)s")}
+SIDE_UNPAID = {"envy": N_("You left seat %(seat)s's Envy unpaid"),
+               "dragon": N_("You left seat %(seat)s's Queen's Dragon unpaid"),
+               "bonus": N_("You left seat %(seat)s's bonus unpaid")}
 
 
 def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
@@ -240,15 +289,17 @@ def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
     dragon = load_table(side["table"]).kind is TableKind.QUEENS_DRAGON
     for part in parts:
         seat = part["seat"]
-        what = "Envy" if part["part"] == "envy" else ("Queen's Dragon" if dragon else "bonus")
+        which = "envy" if part["part"] == "envy" else ("dragon" if dragon else "bonus")
+        what, label = SIDE_WHAT[which]
         why = side_sentence(part, side)
         given = part.get("given_cents") if answered else None
-        said = money(given) if answered else "no answer"
-        fix = why[:1].lower() + why[1:]
-        you = (f"You paid seat {seat}'s {what} {money(given)}" if answered
-               else f"You left seat {seat}'s {what} unpaid")
+        said: Text = amount(given) if answered else NO_ANSWER_WORDS
+        fix = side_sentence(part, side, small=True)
+        you = (Message(SIDE_PAID[which], seat=seat, amount=amount(given)) if answered
+               else Message(SIDE_UNPAID[which], seat=seat))
         out.append(Part(f"seat {seat} {what}", bool(part["correct"]) and answered
-                        and not timed_out, said, money(part["paid_cents"]), why, you, fix))
+                        and not timed_out, said, amount(part["paid_cents"]), why, you, fix,
+                        label=Message(label, seat=seat)))
     return tuple(out)
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..cards import RANK_CHARS, RANK_PLURALS
 from ..hands import rank2
+from ..messages import N_, Joined, Message
 from . import kinds as K
 from . import words as W
 from .facts import HOLD_BIT, POOL_BIT, SF_BIT, shape_facts, shapes
@@ -51,6 +52,9 @@ RULE_ID = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)+")
 GROUP_NAME = re.compile(r"[a-z][a-z0-9_-]{0,29}")
 MAX_TEXT = 2000
 RANK_HELP = "use 2-9, T, J, Q, K or A"
+# Each problem is a sentence marked for the catalogues (``N_``), kept as a ``Message``
+# (``FieldError.said``) so the editor shows it in the manager's language; ``message`` is
+# its English, as the commands and tests read it.
 
 # --- errors ------------------------------------------------------------------------
 
@@ -61,6 +65,12 @@ class FieldError:
 
     path: str
     message: str
+    said: Message | None = None
+
+    @property
+    def sentence(self) -> Message | str:
+        """Return the problem as a sentence to say (its ``Message``, or the English text)."""
+        return self.said if self.said is not None else self.message
 
 
 class EditError(ValueError):
@@ -84,9 +94,9 @@ CODE_LABELS: dict[str, str] = {code: SHAPE_LABELS[name] for code, name in K.SHAP
 CODE_LABELS.update({"511": "five aces without a pair", "52": "five aces with a pair"})
 HOLD_LABELS: dict[str, str] = {"straight": "a straight", "flush": "a flush",
                                "straight-flush": "a straight flush", "royal": "a royal flush"}
-TEXT_FIELDS = {"name": "The short name", "title": "The title", "casino": "The casino's name",
-               "thresholds": "The thresholds text", "source": "The source",
-               "authority": "The authority"}
+TEXT_FIELDS = {"name": N_("The short name"), "title": N_("The title"),
+               "casino": N_("The casino's name"), "thresholds": N_("The thresholds text"),
+               "source": N_("The source"), "authority": N_("The authority")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,27 +205,30 @@ def pair_group_choices(data: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 # --- reading values ------------------------------------------------------------------
 
-def _quote(value: Any) -> str:
-    return f"'{value}'" if isinstance(value, str) else "this value"
+def _quote(value: Any) -> str | Message:
+    return f"'{value}'" if isinstance(value, str) else Message(N_("this value"))
 
 
-def _parse_rank(text: Any) -> tuple[int | None, str | None]:
+def _parse_rank(text: Any) -> tuple[int | None, Message | None]:
     if isinstance(text, bool) or not isinstance(text, str | int):
-        return None, f"A rank is written as text: {RANK_HELP}."
+        return None, Message(N_("A rank is written as text: use 2-9, T, J, Q, K or A."))
     t = str(text).strip().upper()
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANK_CHARS:
-        return None, f"'{str(text).strip()}' is not a rank: {RANK_HELP}."
+        return None, Message(N_("'%(text)s' is not a rank: use 2-9, T, J, Q, K or A."),
+                             text=str(text).strip())
     return RANK_CHARS.index(t) + 2, None
 
 
-def _parse_range(text: Any) -> tuple[tuple[int, int] | None, str | None]:
+def _parse_range(text: Any) -> tuple[tuple[int, int] | None, Message | None]:
     if isinstance(text, bool) or not isinstance(text, str | int):
-        return None, f"Write a rank or a range of ranks such as 2-6 or J-K ({RANK_HELP})."
+        return None, Message(N_("Write a rank or a range of ranks such as 2-6 or J-K "
+                                "(use 2-9, T, J, Q, K or A)."))
     parts = str(text).strip().split("-")
     if len(parts) > 2 or not str(text).strip():
-        return None, f"'{text}' is not a rank or a range of ranks such as 2-6 or J-K."
+        return None, Message(N_("'%(text)s' is not a rank or a range of ranks such as 2-6 or "
+                                "J-K."), text=str(text))
     ranks = []
     for p in parts:
         r, err = _parse_rank(p)
@@ -225,8 +238,9 @@ def _parse_range(text: Any) -> tuple[tuple[int, int] | None, str | None]:
         ranks.append(r)
     lo, hi = ranks[0], ranks[-1]
     if lo > hi:
-        return None, (f"'{text}' runs high to low: write it low to high, as "
-                      f"{RANK_CHARS[hi - 2]}-{RANK_CHARS[lo - 2]}.")
+        return None, Message(N_("'%(text)s' runs high to low: write it low to high, as "
+                                "%(low)s-%(high)s."), text=str(text),
+                             low=RANK_CHARS[hi - 2], high=RANK_CHARS[lo - 2])
     return (lo, hi), None
 
 
@@ -236,21 +250,31 @@ def _range_words(lo: int, hi: int) -> str:
     return f"{RANK_PLURALS[lo]} to {RANK_PLURALS[hi]}"
 
 
-def _text_error(value: Any, what: str, required: bool) -> str | None:
+def _text_error(value: Any, what: str | Message, required: bool) -> Message | None:
     if value is None or (isinstance(value, str) and not value.strip()):
-        return f"{what} is empty: write it." if required else None
+        return Message(N_("%(what)s is empty: write it."), what=what) if required else None
     if not isinstance(value, str):
-        return f"{what} must be text."
+        return Message(N_("%(what)s must be text."), what=what)
     if len(value) > MAX_TEXT:
-        return f"{what} is too long: at most {MAX_TEXT} characters."
+        # (the limit written as it always was, without a thousands comma)
+        return Message(N_("%(what)s is too long: at most %(most)s characters."), what=what,
+                       most=str(MAX_TEXT))
     return None
 
 
 # --- validation --------------------------------------------------------------------
 
+def _said(path: str, message: Message) -> FieldError:
+    """Return a problem whose words are ``message`` (its English as ``message``)."""
+    return FieldError(path, str(message), message)
+
+
 class _Errors(list[FieldError]):
-    def add(self, path: str, message: str) -> None:
-        self.append(FieldError(path, message))
+    def add(self, path: str, message: Message | str) -> None:
+        if isinstance(message, Message):
+            self.append(_said(path, message))
+        else:
+            self.append(FieldError(path, message))
 
 
 def validate(data: Any) -> list[FieldError]:
@@ -261,24 +285,24 @@ def validate(data: Any) -> list[FieldError]:
     """
     errors = _Errors()
     if not isinstance(data, Mapping):
-        errors.add("", "A house way is a table of fields; this is not one.")
+        errors.add("", Message(N_("A house way is a table of fields; this is not one.")))
         return errors
     name = data.get("name")
     if not isinstance(name, str) or not SLUG.fullmatch(name):
-        errors.add("name", "The short name must be 3 to 40 characters: lowercase letters, "
-                           "digits and hyphens, starting with a letter.")
+        errors.add("name", Message(N_("The short name must be 3 to 40 characters: lowercase "
+                                      "letters, digits and hyphens, starting with a letter.")))
     for key, required in (("title", True), ("casino", True), ("thresholds", False),
                           ("source", False), ("authority", False)):
-        err = _text_error(data.get(key), TEXT_FIELDS[key], required)
+        err = _text_error(data.get(key), Message(TEXT_FIELDS[key]), required)
         if err:
             errors.add(key, err)
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        errors.add("notes", "The notes must be a list of sentences.")
+        errors.add("notes", Message(N_("The notes must be a list of sentences.")))
     groups = _validate_groups(data.get("rank_groups", {}), errors)
     sections = data.get("sections")
     if not isinstance(sections, list) or not sections:
-        errors.add("sections", "The house way has no sections: add at least one.")
+        errors.add("sections", Message(N_("The house way has no sections: add at least one.")))
         sections = []
     ids: dict[str, str] = {}
     for s, section in enumerate(sections):
@@ -290,15 +314,16 @@ def validate(data: Any) -> list[FieldError]:
             continue
         _validate_translations(section.get("translations"), W.SECTION_FIELDS,
                                f"sections[{s}].translations", errors)
-        for r, rule in enumerate(section.get("rules") or []):
+        rules = section.get("rules")
+        for r, rule in enumerate(rules if isinstance(rules, list) else []):
             if isinstance(rule, Mapping):
                 _validate_translations(rule.get("translations"), W.RULE_FIELDS,
                                        f"sections[{s}].rules[{r}].translations", errors)
     return list(errors)
 
 
-_FIELD_WORDS = {"title": "title", "thresholds": "terms", "notes": "notes", "text": "text",
-                "short": "short name", "explain": "explanation"}
+_FIELD_WORDS = {"title": N_("title"), "thresholds": N_("terms"), "notes": N_("notes"),
+                "text": N_("text"), "short": N_("short name"), "explain": N_("explanation")}
 
 
 def _validate_translations(raw: Any, allowed: Sequence[str], path: str,
@@ -308,46 +333,51 @@ def _validate_translations(raw: Any, allowed: Sequence[str], path: str,
     (Whether the hands reaching a rule have a translated explanation's words is checked
     with the English one's, in ``_validate_rule``.)
     """
-    listed = [_FIELD_WORDS[k] for k in allowed]
-    only = ", ".join(listed[:-1]) + " and " + listed[-1]
+    listed = [Message(_FIELD_WORDS[k]) for k in allowed]
+    only = Message(N_("%(some)s and %(last)s"), some=Joined(listed[:-1], ", "), last=listed[-1])
     if raw is None:
         return
     if not isinstance(raw, Mapping):
-        errors.add(path, "The translations must be a table with one table per language.")
+        errors.add(path, Message(N_("The translations must be a table with one table per "
+                                    "language.")))
         return
     for lang, words in raw.items():
         where = f"{path}.{lang}"
         if lang not in W.LANGUAGES:
-            errors.add(where, f"{_quote(lang)} is not a language the trainer speaks: use pt, "
-                              "es, it or ru.")
+            errors.add(where, Message(N_("%(value)s is not a language the trainer speaks: use "
+                                         "pt, es, it or ru."), value=_quote(lang)))
             continue
         if not isinstance(words, Mapping):
-            errors.add(where, "A translation is a table of words.")
+            errors.add(where, Message(N_("A translation is a table of words.")))
             continue
         for key, value in words.items():
             if key not in allowed:
-                errors.add(f"{where}.{key}", f"Only the {only} can be translated here.")
+                errors.add(f"{where}.{key}", Message(N_("Only the %(fields)s can be translated "
+                                                        "here."), fields=only))
             elif key == "notes":
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    errors.add(f"{where}.notes", "The notes must be a list of sentences.")
+                    errors.add(f"{where}.notes",
+                               Message(N_("The notes must be a list of sentences.")))
             elif key == "explain":
                 _validate_explain(value, f"{where}.explain", errors)
             elif not isinstance(value, str):
-                errors.add(f"{where}.{key}", f"The translated {_FIELD_WORDS[key]} must be text.")
+                errors.add(f"{where}.{key}", Message(N_("The translated %(field)s must be text."),
+                                                     field=Message(_FIELD_WORDS[key])))
 
 
 def _validate_groups(raw: Any, errors: _Errors) -> dict[str, tuple[int, int]] | None:
     """Check the rank groups; return them parsed, or None when any is wrong."""
     if not isinstance(raw, Mapping):
-        errors.add("rank_groups", "The rank groups must be a table of names and ranges.")
+        errors.add("rank_groups", Message(N_("The rank groups must be a table of names and "
+                                             "ranges.")))
         return None
     groups: dict[str, tuple[int, int]] = {}
     ok = True
     for name, text in raw.items():
         path = f"rank_groups.{name}"
         if not isinstance(name, str) or not GROUP_NAME.fullmatch(name):
-            errors.add(path, "A rank group's name is one word in lowercase letters "
-                             "(such as low, medium, high).")
+            errors.add(path, Message(N_("A rank group's name is one word in lowercase letters "
+                                        "(such as low, medium, high).")))
             ok = False
             continue
         parsed, err = _parse_range(text)
@@ -365,38 +395,46 @@ def _validate_groups(raw: Any, errors: _Errors) -> dict[str, tuple[int, int]] | 
                 missing.append(RANK_CHARS[rank - 2])
             elif len(holders) > 1:
                 errors.add(f"rank_groups.{holders[1]}",
-                           f"Rank {RANK_CHARS[rank - 2]} is in two groups, "
-                           f"{_group_label(holders[0])} and {_group_label(holders[1])}: "
-                           "each rank belongs to one group.")
+                           Message(N_("Rank %(rank)s is in two groups, %(one)s and %(other)s: "
+                                      "each rank belongs to one group."),
+                                   rank=RANK_CHARS[rank - 2], one=_group_label(holders[0]),
+                                   other=_group_label(holders[1])))
                 ok = False
         if missing:
-            ranks = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 \
-                else missing[0]
-            verb = "are" if len(missing) > 1 else "is"
-            errors.add("rank_groups", f"Rank{'s' if len(missing) > 1 else ''} {ranks} {verb} "
-                                      "in no rank group: every rank from 2 to A must be in one.")
+            if len(missing) > 1:
+                errors.add("rank_groups", Message(N_("Ranks %(ranks)s and %(last)s are in no rank "
+                                                     "group: every rank from 2 to A must be in "
+                                                     "one."), ranks=", ".join(missing[:-1]),
+                                                  last=missing[-1]))
+            else:
+                errors.add("rank_groups", Message(N_("Rank %(rank)s is in no rank group: every "
+                                                     "rank from 2 to A must be in one."),
+                                                  rank=missing[0]))
             ok = False
     return groups if ok else None
 
 
-def _section_name(section: Any, s: int) -> str:
+def _section_name(section: Any, s: int) -> Message:
     number = section.get("number") if isinstance(section, Mapping) else None
-    return f"Section {number}" if isinstance(number, str) and number.strip() else \
-        f"Section {s + 1}"
+    return Message(N_("Section %(number)s"),
+                   number=number if isinstance(number, str) and number.strip() else str(s + 1))
 
 
 def _validate_section(section: Any, s: int, groups: dict[str, tuple[int, int]] | None,
                       errors: _Errors, ids: dict[str, str]) -> None:
     path = f"sections[{s}]"
     if not isinstance(section, Mapping):
-        errors.add(path, f"Section {s + 1} is not a table of fields.")
+        errors.add(path, Message(N_("Section %(number)s is not a table of fields."),
+                                 number=str(s + 1)))
         return
     label = _section_name(section, s)
-    for key, what, required in (("number", f"{label}'s number", True),
-                                ("title", f"{label}'s title", True),
-                                ("text", f"{label}'s text", False),
-                                ("resolved", f"{label}'s resolved line", False),
-                                ("decided", f"{label}'s decided line", False)):
+    for key, what, required in (("number", Message(N_("%(section)s's number"), section=label), True),
+                                ("title", Message(N_("%(section)s's title"), section=label), True),
+                                ("text", Message(N_("%(section)s's text"), section=label), False),
+                                ("resolved", Message(N_("%(section)s's resolved line"),
+                                                     section=label), False),
+                                ("decided", Message(N_("%(section)s's decided line"),
+                                                    section=label), False)):
         err = _text_error(section.get(key), what, required)
         if err:
             errors.add(f"{path}.{key}", err)
@@ -407,7 +445,7 @@ def _validate_section(section: Any, s: int, groups: dict[str, tuple[int, int]] |
     shapes = frozenset(when.get("shapes", K.SHAPES)) if when_ok else frozenset(K.SHAPES)
     rules = section.get("rules")
     if not isinstance(rules, list) or not rules:
-        errors.add(f"{path}.rules", f"{label} has no rules.")
+        errors.add(f"{path}.rules", Message(N_("%(section)s has no rules."), section=label))
         rules = []
     section_sat = True
     if when_ok and groups is not None:
@@ -416,7 +454,8 @@ def _validate_section(section: Any, s: int, groups: dict[str, tuple[int, int]] |
         if conflict is not None:
             keys, words = conflict
             errors.add(f"{path}.when" + (f".{keys[-1]}" if keys else ""),
-                       f"{label}'s condition can never hold: {words}.")
+                       Message(N_("%(section)s's condition can never hold: %(why)s."),
+                               section=label, why=words))
             section_sat = False
     for r, rule in enumerate(rules):
         _validate_rule(rule, f"{path}.rules[{r}]", section, shapes,
@@ -424,6 +463,7 @@ def _validate_section(section: Any, s: int, groups: dict[str, tuple[int, int]] |
 
 
 def _rule_label(rule: Mapping[str, Any], fallback: str) -> str:
+    """Return "rule 3.2" (the name two rules with one id are told apart by), or the fallback."""
     number = rule.get("number")
     return f"rule {number}" if isinstance(number, str) and number.strip() else fallback
 
@@ -433,44 +473,47 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                    groups: dict[str, tuple[int, int]] | None, errors: _Errors,
                    ids: dict[str, str]) -> None:
     if not isinstance(rule, Mapping):
-        errors.add(path, "This rule is not a table of fields.")
+        errors.add(path, Message(N_("This rule is not a table of fields.")))
         return
     before = len(errors)
     label = _rule_label(rule, "this rule")
     kind: K.Kind | None = None
     rid = rule.get("id")
     if not isinstance(rid, str) or not RULE_ID.fullmatch(rid):
-        errors.add(f"{path}.id", "This rule has no valid id (the trainer makes one when a "
-                                 "rule is added): add the rule again.")
+        errors.add(f"{path}.id", Message(N_("This rule has no valid id (the trainer makes one "
+                                            "when a rule is added): add the rule again.")))
     else:
         kind = K.KINDS.get(K.kind_of(rid))
         if kind is None:
-            errors.add(f"{path}.id", f"'{K.kind_of(rid)}' is not a rule kind: choose one of "
-                                     "the kinds the trainer knows.")
+            errors.add(f"{path}.id", Message(N_("'%(kind)s' is not a rule kind: choose one of "
+                                                "the kinds the trainer knows."),
+                                             kind=K.kind_of(rid)))
         if rid in ids:
-            errors.add(f"{path}.id", f"Two rules have the same id ({ids[rid]} and {label}): "
-                                     "delete one and add it again.")
+            errors.add(f"{path}.id", Message(N_("Two rules have the same id (%(one)s and "
+                                                "%(other)s): delete one and add it again."),
+                                             one=ids[rid], other=label))
         else:
             ids[rid] = label
-    for key, what, required in (("number", "The rule's number", False),
-                                ("short", "The rule's short name", False),
-                                ("text", "The rule's sheet text", True),
-                                ("resolved", "The rule's resolved line", False),
-                                ("decided", "The rule's decided line", False)):
+    for key, what, required in (("number", Message(N_("The rule's number")), False),
+                                ("short", Message(N_("The rule's short name")), False),
+                                ("text", Message(N_("The rule's sheet text")), True),
+                                ("resolved", Message(N_("The rule's resolved line")), False),
+                                ("decided", Message(N_("The rule's decided line")), False)):
         err = _text_error(rule.get(key), what, required)
         if err:
-            if key == "text" and "empty" in err:
-                err = "The rule's sheet text is empty: write the sentence the dealer reads."
+            if key == "text" and "empty" in str(err):
+                err = Message(N_("The rule's sheet text is empty: write the sentence the dealer "
+                                 "reads."))
             errors.add(f"{path}.{key}", err)
     fields = _validate_explain(rule.get("explain"), f"{path}.explain", errors)
     pool = rule.get("pool")
     if kind is not None and kind.front is None:
         if pool is not None and (not isinstance(pool, str) or pool not in K.POOLS):
-            errors.add(f"{path}.pool", f"{_quote(pool)} is not a pool: choose one of the "
-                                       "pools the trainer knows.")
+            errors.add(f"{path}.pool", Message(N_("%(value)s is not a pool: choose one of the "
+                                                  "pools the trainer knows."), value=_quote(pool)))
     elif pool is not None and kind is not None:
-        errors.add(f"{path}.pool", "Only a 'best straight or flush setting' rule takes a pool; "
-                                   "this kind places the cards itself.")
+        errors.add(f"{path}.pool", Message(N_("Only a 'best straight or flush setting' rule takes "
+                                              "a pool; this kind places the cards itself.")))
     when = rule.get("when", {})
     cond_before = len(errors)
     _validate_condition(when, f"{path}.when", groups, errors, post=True, top=True)
@@ -480,17 +523,19 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
     shapes = (own & section_shapes) if own is not None else section_shapes
     if own is not None and not shapes:
         errors.add(f"{path}.when.shapes",
-                   f"This rule is for {_shape_words(own)} hands, but its section is only for "
-                   f"{_shape_words(section_shapes)} hands, so it can never apply.")
+                   Message(N_("This rule is for %(shapes)s hands, but its section is only for "
+                              "%(section)s hands, so it can never apply."),
+                           shapes=_shape_words(own), section=_shape_words(section_shapes)))
         return
     if kind is None:
         return
     if not shapes <= kind.shapes:
         bad = [s for s in K.SHAPES if s in shapes - kind.shapes]
         errors.add(f"{path}.when.shapes",
-                   f"A '{_kind_label(kind)}' rule can only set {_shape_words(kind.shapes)} "
-                   f"hands, but {_shape_words(bad)} hands can reach this rule: choose the "
-                   "hand shapes it is for.")
+                   Message(N_("A '%(kind)s' rule can only set %(shapes)s hands, but %(bad)s "
+                              "hands can reach this rule: choose the hand shapes it is for."),
+                           kind=_kind_label(kind), shapes=_shape_words(kind.shapes),
+                           bad=_shape_words(bad)))
         return
     if len(errors) != before or not section_ok or groups is None:
         return
@@ -502,7 +547,7 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
         keys, words = conflict
         where = f"{path}.when.{keys[-1]}" if keys else (
             f"{path}.when.shapes" if own is not None else f"{path}.when")
-        errors.add(where, f"This condition can never hold: {words}.")
+        errors.add(where, Message(N_("This condition can never hold: %(why)s."), why=words))
         return
     codes = _codes(shapes)
     if kind.front is not None:
@@ -511,12 +556,13 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
         for code in codes:
             if _front_fails(kind, code) and _find([code], hand_atoms, groups, None):
                 errors.add(f"{path}.id",
-                           f"A '{_kind_label(kind)}' rule cannot set {CODE_LABELS[code]} "
-                           "hands, and this rule's condition lets one reach it: narrow its "
-                           "condition.")
+                           Message(N_("A '%(kind)s' rule cannot set %(shape)s hands, and this "
+                                      "rule's condition lets one reach it: narrow its "
+                                      "condition."), kind=_kind_label(kind),
+                                   shape=CODE_LABELS[code]))
                 break
     # The English explanation's words, then each translation's (issue 19) that it lacks.
-    checks = [(f"{path}.explain", "explanation", f) for f in fields]
+    checks = [(f"{path}.explain", N_("explanation"), f) for f in fields]
     translations = rule.get("translations")
     for lang, words in (translations.items() if isinstance(translations, Mapping) else ()):
         text = words.get("explain") if isinstance(words, Mapping) else None
@@ -524,21 +570,23 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
             found = W.template_fields(text) if isinstance(text, str) else []
         except ValueError:
             found = []
-        checks += [(f"{path}.translations.{lang}.explain", "translated explanation", f)
+        checks += [(f"{path}.translations.{lang}.explain", N_("translated explanation"), f)
                    for f in dict.fromkeys(found) if f in K.TEMPLATE_FIELDS and f not in fields]
-    for where, what, field in checks:
+    for where, which, field in checks:
         for code in codes:
             if field not in _code_fields(code) and _find(
                     [code], atoms + rule_atoms, groups, kind) is not None:
                 errors.add(where,
-                           f"The {what} uses {{{field}}}, but {CODE_LABELS[code]} hands "
-                           "can reach this rule, and they have no such cards to name.")
+                           Message(N_("The %(what)s uses %(field)s, but %(shape)s hands can "
+                                      "reach this rule, and they have no such cards to name."),
+                                   what=Message(which), field="{" + field + "}",
+                                   shape=CODE_LABELS[code]))
                 break
 
 
 def _validate_explain(text: Any, path: str, errors: _Errors) -> list[str]:
     """Check an explanation template; return the fields it uses."""
-    err = _text_error(text, "The explanation", True)
+    err = _text_error(text, Message(N_("The explanation")), True)
     if err:
         errors.add(path, err)
         return []
@@ -547,24 +595,28 @@ def _validate_explain(text: Any, path: str, errors: _Errors) -> list[str]:
     try:
         parts = list(string.Formatter().parse(text))
     except ValueError:
-        errors.add(path, "The explanation has a '{' or '}' without its partner: write words "
-                         "to fill in as {pair}, and no other braces.")
+        # (the braces are the explanation's own syntax: a value, never the catalogue's)
+        errors.add(path, Message(N_("The explanation has a %(open)s or %(close)s without its "
+                                    "partner: write words to fill in as %(example)s, and no "
+                                    "other braces."), open="'{'", close="'}'",
+                                 example="{pair}"))
         return []
     known = ", ".join("{" + f + "}" for f in K.TEMPLATE_FIELDS)
     for _, field, _, _ in parts:
         if field is None:
             continue
         if field not in K.TEMPLATE_FIELDS:
-            errors.add(path, f"The explanation uses {{{field}}}, which the trainer cannot fill "
-                             f"in: use {known}.")
+            errors.add(path, Message(N_("The explanation uses %(field)s, which the trainer "
+                                        "cannot fill in: use %(known)s."), field="{" + field + "}",
+                                     known=known))
             return []
         if field not in used:
             used.append(field)
     try:
         text.format_map(dict.fromkeys(K.TEMPLATE_FIELDS, "x"))
     except (KeyError, ValueError, IndexError):
-        errors.add(path, "The explanation's words in braces cannot be filled in: write them "
-                         "plainly, as {pair}.")
+        errors.add(path, Message(N_("The explanation's words in braces cannot be filled in: "
+                                    "write them plainly, as %(example)s."), example="{pair}"))
         return []
     return used
 
@@ -572,26 +624,28 @@ def _validate_explain(text: Any, path: str, errors: _Errors) -> list[str]:
 def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]] | None,
                         errors: _Errors, post: bool, top: bool) -> None:
     if not isinstance(cond, Mapping):
-        errors.add(path, "A condition is a table of tests.")
+        errors.add(path, Message(N_("A condition is a table of tests.")))
         return
     for key, value in cond.items():
         kpath = f"{path}.{key}"
         if key not in K.CONDITION_KEYS:
-            errors.add(kpath, f"{_quote(key)} is not a condition the trainer knows.")
+            errors.add(kpath, Message(N_("%(value)s is not a condition the trainer knows."),
+                                      value=_quote(key)))
         elif key in K.POST_KEYS and not post:
-            errors.add(kpath, f"'{_FIELD_LABEL[key]}' tests a rule's own front, so it belongs "
-                              "in a rule's condition, not here.")
+            errors.add(kpath, Message(N_("'%(test)s' tests a rule's own front, so it belongs in a "
+                                         "rule's condition, not here."), test=_FIELD_LABEL[key]))
         elif key == "shapes":
             if not isinstance(value, list) or not value:
-                errors.add(kpath, "Choose at least one hand shape.")
+                errors.add(kpath, Message(N_("Choose at least one hand shape.")))
             else:
                 bad = [v for v in value if v not in K.SHAPES]
                 if bad:
-                    errors.add(kpath, f"{_quote(bad[0])} is not a hand shape: use "
-                                      f"{', '.join(K.SHAPES)}.")
+                    errors.add(kpath, Message(N_("%(value)s is not a hand shape: use %(shapes)s."),
+                                              value=_quote(bad[0]), shapes=", ".join(K.SHAPES)))
         elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
-                errors.add(kpath, f"'{_FIELD_LABEL[key]}' is answered yes or no.")
+                errors.add(kpath, Message(N_("'%(test)s' is answered yes or no."),
+                                          test=_FIELD_LABEL[key]))
         elif key in _RANGE_KEYS:
             _, err = _parse_range(value)
             if err:
@@ -600,7 +654,7 @@ def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]]
             _check_pair_groups(value, kpath, groups, errors)
         elif key == "singletons":
             if not isinstance(value, list) or not value:
-                errors.add(kpath, "List the singletons' ranks, such as A K.")
+                errors.add(kpath, Message(N_("List the singletons' ranks, such as A K.")))
             else:
                 for v in value:
                     _, err = _parse_rank(v)
@@ -611,17 +665,17 @@ def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]]
             items = [value] if isinstance(value, str) else value
             if not isinstance(items, list) or not items or \
                     any(not isinstance(i, str) or i not in K.HOLD_NAMES for i in items):
-                errors.add(kpath, "Holds takes a straight, a flush, a straight flush or a "
-                                  "royal flush.")
+                errors.add(kpath, Message(N_("Holds takes a straight, a flush, a straight flush "
+                                             "or a royal flush.")))
         elif key in ("pool_empty", "beats_pool"):
             if not isinstance(value, str) or value not in K.POOLS:
-                errors.add(kpath, f"{_quote(value)} is not a pool: choose one of the pools "
-                                  "the trainer knows.")
+                errors.add(kpath, Message(N_("%(value)s is not a pool: choose one of the pools "
+                                             "the trainer knows."), value=_quote(value)))
         elif key == "front_at_least":
             _check_threshold(value, kpath, errors)
         elif key == "any":
             if not isinstance(value, list) or not value:
-                errors.add(kpath, "'Any one of these' needs at least one alternative.")
+                errors.add(kpath, Message(N_("'Any one of these' needs at least one alternative.")))
             else:
                 for i, sub in enumerate(value):
                     _validate_condition(sub, f"{kpath}[{i}]", groups, errors, False, False)
@@ -632,20 +686,21 @@ def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]]
 def _check_pair_groups(value: Any, path: str, groups: dict[str, tuple[int, int]] | None,
                        errors: _Errors) -> None:
     if not isinstance(value, list) or not value:
-        errors.add(path, "Choose at least one combination of rank groups.")
+        errors.add(path, Message(N_("Choose at least one combination of rank groups.")))
         return
     if groups is None:      # the rank groups' own errors say what to fix
         return
     if not groups:
-        errors.add(path, "This house way has no rank groups: add them before using pair "
-                         "groups.")
+        errors.add(path, Message(N_("This house way has no rank groups: add them before using "
+                                    "pair groups.")))
         return
     names = ", ".join(groups)
     for text in value:
         parts = [p.strip() for p in text.split("+")] if isinstance(text, str) else []
         if len(parts) != 2 or any(p not in groups for p in parts):
-            errors.add(path, f"{_quote(text)} is not two of this house way's rank groups "
-                             f"joined by + ({names}), such as low+high.")
+            errors.add(path, Message(N_("%(value)s is not two of this house way's rank groups "
+                                        "joined by + (%(names)s), such as low+high."),
+                                     value=_quote(text), names=names))
             return
 
 
@@ -656,26 +711,34 @@ def _check_threshold(value: Any, path: str, errors: _Errors) -> None:
         _, err = _parse_rank(p)
         ok = ok and err is None
     if not ok:
-        errors.add(path, "Write the lowest front the rule takes as a rank (K: a king or "
-                         "better) or two ranks (A-J).")
+        errors.add(path, Message(N_("Write the lowest front the rule takes as a rank (K: a king "
+                                    "or better) or two ranks (A-J).")))
+
+
+EXAMPLE_MISSING = {"cards": N_("Example %(number)s has no cards."),
+                   "front": N_("Example %(number)s has no front."),
+                   "back": N_("Example %(number)s has no back."),
+                   "rule": N_("Example %(number)s has no rule.")}
 
 
 def _validate_examples(examples: Any, ids: set[str], errors: _Errors) -> None:
     if not isinstance(examples, list):
-        errors.add("examples", "The examples must be a list.")
+        errors.add("examples", Message(N_("The examples must be a list.")))
         return
     for i, ex in enumerate(examples):
         path = f"examples[{i}]"
         if not isinstance(ex, Mapping):
-            errors.add(path, f"Example {i + 1} is not a table of fields.")
+            errors.add(path, Message(N_("Example %(number)s is not a table of fields."),
+                                     number=str(i + 1)))
             continue
         for key in ("cards", "front", "back", "rule"):
             if not isinstance(ex.get(key), str) or not ex[key].strip():
-                errors.add(f"{path}.{key}", f"Example {i + 1} has no {key}.")
+                errors.add(f"{path}.{key}", Message(EXAMPLE_MISSING[key], number=str(i + 1)))
         if isinstance(ex.get("rule"), str) and ex["rule"] not in ids:
-            errors.add(f"{path}.rule", f"Example {i + 1} ({ex.get('cards', '')}) is explained "
-                                       "by a rule that is no longer on the sheet: delete the "
-                                       "example.")
+            errors.add(f"{path}.rule", Message(N_("Example %(number)s (%(cards)s) is explained by "
+                                                  "a rule that is no longer on the sheet: delete "
+                                                  "the example."), number=str(i + 1),
+                                               cards=str(ex.get("cards", ""))))
 
 
 # --- can a condition hold? -------------------------------------------------------------
@@ -893,19 +956,21 @@ _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 def from_toml(text: str) -> dict[str, Any]:
     """Read a house-way file's text; a TOML syntax error is an ``EditError`` naming the line."""
     if not isinstance(text, str):
-        raise EditError([FieldError("file", "The file is not text.")])
+        raise EditError([_said("file", Message(N_("The file is not text.")))])
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         where = _TOML_WHERE.search(message)
         if where is None:
-            raise EditError([FieldError("file", f"The file is not a house-way file: "
-                                                f"{message}.")]) from None
+            raise EditError([_said("file", Message(N_("The file is not a house-way file: "
+                                                      "%(error)s."), error=message))]) from None
         line, column = where.groups()
         what = message[:where.start()].rstrip(".")
-        raise EditError([FieldError(f"line {line}", f"The file cannot be read at line {line}, "
-                                                    f"column {column}: {what}.")]) from None
+        raise EditError([_said(f"line {line}", Message(N_("The file cannot be read at line "
+                                                          "%(line)s, column %(column)s: "
+                                                          "%(error)s."), line=line,
+                                                       column=column, error=what))]) from None
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

@@ -19,6 +19,7 @@ from trainer.services.reports.figures import Period
 from trainer.web import drill_kinds as drill_kinds_registry
 from trainer.web.access import get_owned_or_404
 from trainer.web.data_words import profile_description
+from trainer.web.engine_words import say
 from trainer.web.forms import GroupForm
 from trainer.web.names import profile_name, words_of
 
@@ -99,7 +100,7 @@ def check_house_way(form: GroupForm, current: str | None = None) -> bool:
     try:
         house_way_catalogue.check_choice(chosen)
     except house_way_catalogue.WayError as error:
-        form.house_way.errors = [*form.house_way.errors, str(error)]
+        form.house_way.errors = [*form.house_way.errors, say(error)]
         return False
     return True
 

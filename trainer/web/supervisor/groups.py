@@ -18,6 +18,7 @@ from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
 from trainer.web import charts
+from trainer.web.engine_words import say
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
@@ -49,7 +50,7 @@ def new_group() -> str | Response:
             settings = GroupSettings(house_way=form.house_way.data, profile=form.profile.data)
             settings.check_profile_choice()
         except ValueError as error:
-            form.profile.errors = [*form.profile.errors, str(error)]
+            form.profile.errors = [*form.profile.errors, say(error)]
             settings = None
     if settings is not None:
         group = Group(name=(form.name.data or "").strip(), supervisor_id=current_user.id)

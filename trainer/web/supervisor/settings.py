@@ -25,6 +25,7 @@ from trainer.services.group_settings import (
     GroupSettings,
 )
 from trainer.web.change_history import history_rows
+from trainer.web.engine_words import say
 from trainer.web.forms import GroupForm
 from trainer.web.supervisor.base import (
     bp,
@@ -115,7 +116,7 @@ def _settings_from(form: Any, group: Group) -> GroupSettings | None:
         # A new profile must be on offer; the group's own stays even if withdrawn.
         settings.check_profile_choice(group.profile)
     except ValueError as error:
-        form.profile.errors = [*form.profile.errors, str(error)]
+        form.profile.errors = [*form.profile.errors, say(error)]
         return None
     return settings
 
