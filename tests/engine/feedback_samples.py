@@ -155,8 +155,9 @@ def samples() -> Iterator[tuple[str, Feedback]]:
 
 
 def written(fb: Feedback) -> dict[str, Any]:
-    """Return every sentence of a feedback as English text (what a page or the JSON shows)."""
-    return {**fb.as_dict(),
+    """Return every sentence of a feedback as English text (what a page or the JSON shows),
+    with the grade's explanation it carries (``detail``: "How it is worked out")."""
+    return {**fb.as_dict(), "detail": str(fb.detail),
             "parts": [{**p.as_dict(), "you": str(p.you), "fix": str(p.fix)} for p in fb.parts]}
 
 

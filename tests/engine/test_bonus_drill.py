@@ -22,8 +22,8 @@ def test_four_of_a_kind_pays_25_to_1_and_the_feedback_says_so_in_words():
     right = {"qualifies": True, "category": "four-of-a-kind", "paid_cents": 12_500}
     grade = DRILL.grade(QUADS, right, FORTUNE)
     assert grade.correct and grade.rule_id == "bonus.fortune-standard.four-of-a-kind"
-    assert "Four of a kind pays 25 to 1: $125.00 on a $5 bet" in grade.explanation
-    assert "qualifies" in grade.explanation and "$5.00 Envy" in grade.explanation
+    assert "Four of a kind pays 25 to 1: $125.00 on a $5 bet" in str(grade.explanation)
+    assert "qualifies" in str(grade.explanation) and "$5.00 Envy" in str(grade.explanation)
 
 
 def test_each_part_is_graded_with_its_pay_lines_rule_id():
@@ -35,7 +35,7 @@ def test_each_part_is_graded_with_its_pay_lines_rule_id():
         ("category", False, "bonus.fortune-standard.four-of-a-kind"),
         ("paid", True, "bonus.fortune-standard.four-of-a-kind"),
     ]
-    assert grade.explanation.startswith("You answered does not qualify; Full house.")
+    assert str(grade.explanation).startswith("You answered does not qualify; Full house.")
     assert DRILL.part_results(wrong, grade.correct_answer, False) == [False, False, True]
     assert DRILL.part_results(wrong, grade.correct_answer, True) == [False, False, False]
 
@@ -45,7 +45,7 @@ def test_a_hand_below_a_straight_pays_nothing_and_the_bet_is_taken():
     grade = DRILL.grade(question, {"qualifies": False, "category": "nothing", "paid_cents": 0},
                         FORTUNE)
     assert grade.correct and grade.rule_id == "bonus.fortune-standard.nothing"
-    assert "the $5 bonus bet is taken" in grade.explanation
+    assert "the $5 bonus bet is taken" in str(grade.explanation)
 
 
 def test_a_fouled_setting_still_gets_its_bonus():
@@ -55,8 +55,8 @@ def test_a_fouled_setting_still_gets_its_bonus():
     assert is_foul(parse_cards(question["back"]), parse_cards(question["front"]))
     grade = DRILL.grade(question, {"qualifies": False, "category": "straight",
                                    "paid_cents": 1000}, FORTUNE)
-    assert grade.correct and "fouled" in grade.explanation
-    assert "Straight pays 2 to 1: $10.00 on a $5 bet" in grade.explanation
+    assert grade.correct and "fouled" in str(grade.explanation)
+    assert "Straight pays 2 to 1: $10.00 on a $5 bet" in str(grade.explanation)
 
 
 def test_the_progressive_pays_the_meter_on_a_fixed_one_dollar_bet():

@@ -85,6 +85,8 @@ def sentences(fb: Feedback) -> Iterator[tuple[str, Any]]:
         yield "why", fb.why
     if fb.section and not str(fb.section).startswith("§"):
         yield "section", fb.section
+    if not isinstance(fb.detail, str):  # the grade's explanation, where it is marked
+        yield "detail", fb.detail
     part: Part
     for part in fb.parts:
         for field in ("said", "right", "why", "you", "fix"):
@@ -113,6 +115,13 @@ def test_every_feedback_sentence_is_a_marked_message_of_named_values() -> None:
             check_sentence(f"{name} {field}", value)
     assert kinds == {"action", "bonus", "foul-check", "hand-reading", "house-way",
                      "settlement", "round"}
+
+
+def test_how_it_is_worked_out_is_marked_where_it_names_amounts_or_counts() -> None:
+    """The grade's explanation of the action, settlement and bonus drills (amounts, counts)."""
+    for name, fb in SAMPLES:
+        if name.split("/")[0] in ("action", "settlement", "bonus"):
+            check_sentence(f"{name} detail", fb.detail)
 
 
 def test_feedback_amounts_are_money_not_dollar_text() -> None:

@@ -190,10 +190,10 @@ def test_settlement_drill_grades_every_bet_a_push_against_a_queen_high_banker():
     grade = drill.grade(question, pushes, context)
     assert grade.correct
     assert [p["rule_id"] for p in grade.parts] == ["settlement.queen-high"] * 2
-    assert "queen-high pai gow" in grade.explanation
-    assert "every bet pushes" in grade.explanation
+    assert "queen-high pai gow" in str(grade.explanation)
+    assert "every bet pushes" in str(grade.explanation)
     nevada = drill.grade(question, pushes, DrillContext(profile="nevada"))
-    assert not nevada.correct and "queen-high" not in nevada.explanation
+    assert not nevada.correct and "queen-high" not in str(nevada.explanation)
 
 
 def test_round_drill_explains_the_queen_high_push():
@@ -216,7 +216,7 @@ def test_round_drill_explains_the_queen_high_push():
         answer["banker_commission_cents"] = 0
     grade = drill.grade(step, answer, context)
     assert grade.correct
-    assert "queen-high pai gow" in grade.explanation
+    assert "queen-high pai gow" in str(grade.explanation)
 
 
 def test_no_commission_profile_description_says_every_bet_pushes():

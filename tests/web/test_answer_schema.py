@@ -255,7 +255,7 @@ def test_a_replay_grades_an_unreadable_answer_as_wrong(app: Flask, trainee: Any)
     with app.app_context():
         attempt = db.session.get(Attempt, ids[0])
         grade = drill_service.regrade(attempt)
-        assert not grade.correct and "cannot be read" in grade.explanation
+        assert not grade.correct and "cannot be read" in str(grade.explanation)
         assert grade.correct_answer["seat"] in range(1, 8)
 
 

@@ -351,3 +351,18 @@ def test_a_question_and_an_answer_on_a_published_version_stay_within_the_request
         response = _answer(client, session_id, 1, answer, token)
     assert response.status_code == 200 and response.get_json()["correct"]
     _check(answered, "Answering a question on riverside@1")
+
+
+def test_versions_are_offered_and_printed_in_the_readers_time_zone(
+        app: Flask, client: Any, group: int, two_versions: Any) -> None:
+    """A reader with a time zone (every browser sends one) gets the settings page and the
+    version's sheet, not a 500: a published date is written in the reader's zone."""
+    _, (v1, _d1), (v2, _d2) = two_versions
+    client.set_cookie("tz", "Pacific/Kiritimati")  # UTC+14: the date can move a day on
+    page = client.get(f"/supervisor/groups/{group}/edit")
+    assert page.status_code == 200
+    text = html.unescape(page.get_data(as_text=True))
+    assert f"{CASINO} house way, version 2 (published " in text
+    sheet = client.get(f"/house-way/{v2}")
+    assert sheet.status_code == 200
+    assert "Version 2, published " in html.unescape(sheet.get_data(as_text=True))

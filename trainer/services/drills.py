@@ -34,7 +34,7 @@ from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.drills.explain import Feedback
-from trainer.engine.messages import N_, Message
+from trainer.engine.messages import N_, Joined, Message
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
 from trainer.models import (
@@ -825,7 +825,9 @@ def regrade(attempt: Attempt) -> Grade:
     except ValueError:
         key = drill.grade(question, _PROBES[attempt.kind](question), context)
         return Grade(False, key.rule_id, key.correct_answer,
-                     key.explanation + " The stored answer cannot be read, so it counts as wrong.",
+                     Joined([key.explanation,
+                             Message(N_("The stored answer cannot be read, so it counts as "
+                                        "wrong."))]),
                      tuple({**part, "correct": False} for part in key.parts))
     return drill.grade(question, answer, context)
 

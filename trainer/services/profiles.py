@@ -58,8 +58,8 @@ class ProfileEntry:
     groups: int
 
 
-def _custom(name: str) -> CustomProfile | None:
-    if not name.startswith(PREFIX):
+def _custom(name: str | None) -> CustomProfile | None:
+    if not isinstance(name, str) or not name.startswith(PREFIX):
         return None
     return db.session.execute(
         select(CustomProfile).filter_by(name=name)).scalar_one_or_none()

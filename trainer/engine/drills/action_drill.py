@@ -82,10 +82,14 @@ class ActionDrill(Drill):
         seat = self.validate_answer(question, answer, context)["seat"]
         position, right = self._answer(question)
         total = sum(question["dice"])
-        dead = "" if right in question["occupied"] else " That seat is empty: its pile is dead."
-        text = (f"Dice total {total}: count {position} counter-clockwise from the "
-                f"banker (seat {question['banker_seat']} is 1), so seat {right} gets "
-                f"the first pile.{dead}")
+        values = {"total": total, "position": position, "banker": question["banker_seat"],
+                  "seat": right}
+        text = Message(N_("Dice total %(total)s: count %(position)s counter-clockwise from the "
+                          "banker (seat %(banker)s is 1), so seat %(seat)s gets the first "
+                          "pile."), **values) if right in question["occupied"] else \
+            Message(N_("Dice total %(total)s: count %(position)s counter-clockwise from the "
+                       "banker (seat %(banker)s is 1), so seat %(seat)s gets the first pile. "
+                       "That seat is empty: its pile is dead."), **values)
         return Grade(seat == right, self.rule_of(question, context),
                      {"seat": right, "position": position}, text)
 

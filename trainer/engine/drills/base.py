@@ -91,7 +91,9 @@ class Grade:
     correct: bool
     rule_id: str
     correct_answer: dict[str, Any]
-    explanation: str
+    # How it is worked out: a sentence (``Message``, or several as a ``Joined``) the web
+    # says in the reader's language, or English text; ``as_dict`` gives the English.
+    explanation: Any
     parts: tuple[dict[str, Any], ...] = field(default_factory=tuple)
 
     @property
@@ -103,7 +105,7 @@ class Grade:
         """Return the JSON form shown after answering and stored with the attempt."""
         return {"correct": self.correct, "rule_id": self.rule_id,
                 "family": self.family, "correct_answer": self.correct_answer,
-                "explanation": self.explanation, "parts": list(self.parts)}
+                "explanation": str(self.explanation), "parts": list(self.parts)}
 
 
 class Drill:
@@ -197,7 +199,7 @@ class Drill:
                 else Message(N_("You answered %(answer)s"), answer=given) if given
                 else Message(N_("Your answer")))
         fix: Message | str = Message(N_("the right answer is %(answer)s"), answer=right) \
-            if right else grade.explanation.rstrip(".")
+            if right else str(grade.explanation).rstrip(".")
         return book_feedback(correct, said, fix, grade.rule_id, grade.explanation, timed_out)
 
     def hint(self, rule_id: str) -> str:

@@ -26,7 +26,7 @@ import random
 from typing import Any
 
 from ..cards import Card, card_list, parse_cards
-from ..messages import N_, Joined, Message, Money
+from ..messages import N_, Joined, Lowered, Message, Money
 from ..profiles import SideBetOffer, TableProfile
 from ..setting import is_foul, splits
 from ..side_bets import PAY_ORDER, BonusCategory, PayTable, TableKind, bonus_hand, load_table, sample_hand
@@ -219,6 +219,9 @@ class BonusDrill(Drill):
         names = {c.slug: self.category_name(table, c) for c in PAY_ORDER}
         right_name = names[key["category"]]
         yes_no = {True: "qualifies", False: "does not qualify"}
+        words = {"qualifies": Message(QUALIFIES_WORDS[given["qualifies"]]),
+                 "category": Message(names[given["category"]]),
+                 "paid": Money(given["paid_cents"], grouped=True)}
         parts = (
             {"part": "qualifies", "correct": given["qualifies"] == key["qualifies"],
              "rule_id": key["envy_rule_id"], "chance": 1 / 2,
@@ -233,27 +236,30 @@ class BonusDrill(Drill):
         )
         wrong = [p for p in parts if not p["correct"]]
         described = hand.description[:1].lower() + hand.description[1:]
-        text = [f"The seven cards make {described}: {right_name}."]
+        # (the hand's description is the engine's English, hands.py)
+        text: list[Any] = [Message(N_("The seven cards make %(hand)s: %(name)s."),
+                                   hand=described, name=Message(right_name))]
         if "cards" not in question:
-            text.append("The bonus is judged on all seven cards, whatever the setting"
-                        + (" (this one is fouled)."
-                           if is_foul(parse_cards(question["back"], 5),
-                                      parse_cards(question["front"], 2), context.table.wheel)
-                           else "."))
-        text.append(str(self.pay_sentence(table, line, bet, question.get("meter_cents"))))
+            fouled = is_foul(parse_cards(question["back"], 5), parse_cards(question["front"], 2),
+                             context.table.wheel)
+            text.append(Message(N_("The bonus is judged on all seven cards, whatever the "
+                                   "setting (this one is fouled).") if fouled
+                                else N_("The bonus is judged on all seven cards, whatever the "
+                                        "setting.")))
+        text.append(self.pay_sentence(table, line, bet, question.get("meter_cents")))
         text.append(self.cue_sentence(key, _offer_of(question)))
         if not question.get("offered", True):
-            text.append(f"This group's table offers no bonus bet, so the drill uses the "
-                        f"{table.title}.")
+            text.append(Message(N_("This group's table offers no bonus bet, so the drill uses "
+                                   "the %(table)s."), table=Message(table.title)))
         if wrong:
-            said = "; ".join(f"{p['given']}" for p in wrong)
-            text.insert(0, f"You answered {said}.")
+            text.insert(0, Message(N_("You answered %(answers)s."),
+                                   answers=Joined((words[p["part"]] for p in wrong), "; ")))
         return Grade(
             correct=not wrong,
             rule_id=wrong[0]["rule_id"] if wrong else key["rule_id"],
             correct_answer={"qualifies": key["qualifies"], "category": key["category"],
                             "paid_cents": key["paid_cents"]},
-            explanation=" ".join(text),
+            explanation=Joined(text),
             parts=parts,
         )
 
@@ -321,12 +327,14 @@ class BonusDrill(Drill):
                        **values)
 
     @staticmethod
-    def cue_sentence(key: dict[str, Any], offer: SideBetOffer) -> str:
+    def cue_sentence(key: dict[str, Any], offer: SideBetOffer) -> Message:
         """Say whether the hand qualifies (pays Envy to the other bonus bets)."""
         envy = key["envy_line"]
         if envy is not None:
-            return (f"It qualifies: every other player with a qualifying bonus bet is paid "
-                    f"{dollars(envy.amount_cents or 0)} Envy.")
+            return Message(N_("It qualifies: every other player with a qualifying bonus bet is "
+                              "paid %(amount)s Envy."),
+                           amount=Money(envy.amount_cents or 0, grouped=True))
         lowest = envy_table(offer).line_for(qualifying(offer)[-1])
-        start = lowest.name.lower() if lowest is not None else "the Envy table"
-        return f"It does not qualify: Envy starts at {start}."
+        start = Lowered(Message(lowest.name), whole=True) if lowest is not None \
+            else Message(N_("the Envy table"))
+        return Message(N_("It does not qualify: Envy starts at %(start)s."), start=start)

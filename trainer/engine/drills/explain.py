@@ -146,7 +146,7 @@ class Feedback:
     house_way: str | None = None
     sheet_rule: str | None = None
     section: Text = ""
-    detail: str = ""
+    detail: Text = ""
     parts: tuple[Part, ...] = ()
     timed_out: bool = False
 

@@ -7,7 +7,7 @@ from typing import Any
 from ..cards import Card, card_list, parse_cards
 from ..hands import Outcome, is_queen_high_pai_gow
 from ..house_way import HouseWaySetting
-from ..messages import N_, EngineError, Message, refusal
+from ..messages import N_, EngineError, Joined, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
@@ -119,15 +119,24 @@ def position_schema(seat: int, side: dict[str, Any] | None = None, bonus_cents: 
 
 
 def queen_high_note(banker: dict[str, Any], context: DrillContext) -> str:
-    """Explain the no-commission push when the banker's seven are a queen-high pai gow."""
+    """Explain the no-commission push when the banker's seven are a queen-high pai gow
+    (English text after a sentence: " The banker's ...", or "")."""
+    note = queen_high_message(banker, context)
+    return "" if note is None else " " + str(note)
+
+
+def queen_high_message(banker: dict[str, Any], context: DrillContext) -> Message | None:
+    """The sentence explaining the no-commission queen-high push, or None."""
     seven = parse_cards(banker["back"] + banker["front"], 7)
     if not (context.table.no_commission and is_queen_high_pai_gow(seven)):
-        return ""
-    foul = ("a fouled hand is reset the house way and pushes too"
-            if context.table.foul_policy == FoulPolicy.HOUSE_WAY
-            else "only a fouled hand still loses")
-    return (" The banker's seven cards are a queen-high pai gow: at a no-commission "
-            f"table every bet pushes, whatever it would have been; {foul}.")
+        return None
+    if context.table.foul_policy == FoulPolicy.HOUSE_WAY:
+        return Message(N_("The banker's seven cards are a queen-high pai gow: at a "
+                          "no-commission table every bet pushes, whatever it would have "
+                          "been; a fouled hand is reset the house way and pushes too."))
+    return Message(N_("The banker's seven cards are a queen-high pai gow: at a no-commission "
+                      "table every bet pushes, whatever it would have been; only a fouled "
+                      "hand still loses."))
 
 
 def _queen_high_banker(rng: random.Random) -> list[int]:
@@ -362,7 +371,8 @@ class SettlementDrill(Drill):
                                  "rule": s.reset_rule}
             parts.append(part)
         right = sum(p["correct"] for p in parts)
-        explanation = f"{right} of {len(parts)} positions settled right."
+        explanation: list[Message] = [Message(N_("%(right)s of %(count)s positions settled right."),
+                                              right=right, count=len(parts))]
         answer_key = [{"seat": p["seat"], "outcome": p["outcome"], "paid_cents": p["paid_cents"]}
                       for p in parts]
         keys = self.side_keys(question, context)
@@ -375,14 +385,18 @@ class SettlementDrill(Drill):
                                              zip(positions, given, strict=True)})
             missed += [p["rule_id"] for p in side_parts if not p["correct"]]
             parts += side_parts
-            explanation += (f" {sum(p['correct'] for p in side_parts)} of {len(side_parts)} "
-                            "side-bet payments right.")
+            explanation.append(Message(N_("%(right)s of %(count)s side-bet payments right."),
+                                       right=sum(p["correct"] for p in side_parts),
+                                       count=len(side_parts)))
+        note = queen_high_message(question["banker"], context)
+        if note is not None:
+            explanation.append(note)
         rule_id = missed[0] if missed else min(rules, key=PRIORITY.index)
         return Grade(
             correct=not missed,
             rule_id=rule_id,
             correct_answer={"positions": answer_key},
-            explanation=explanation + queen_high_note(question["banker"], context),
+            explanation=Joined(explanation) if len(explanation) > 1 else explanation[0],
             parts=tuple(parts),
         )
 

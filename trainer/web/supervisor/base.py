@@ -7,7 +7,7 @@ and modes.
 from __future__ import annotations
 
 from flask import Blueprint, abort, request
-from flask_babel import format_date
+from flask_babel import format_datetime
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
@@ -77,7 +77,7 @@ def house_way_label(choice: house_way_catalogue.HouseWayChoice) -> str:
     (published 3 Dec 2026)" (and "superseded" when a later version is published)."""
     if choice.preset or choice.version is None:
         return choice.title
-    published = format_date(choice.published_at, "d MMM y") if choice.published_at else ""
+    published = format_datetime(choice.published_at, "d MMM y") if choice.published_at else ""
     if choice.superseded:
         return str(_l("%(title)s, version %(number)s (published %(date)s; superseded)",
                       title=choice.title, number=choice.version, date=published))
