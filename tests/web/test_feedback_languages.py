@@ -5,7 +5,8 @@ the verdict says them with ``web/engine_words.say``. A fake catalogue stands in 
 Spanish one (as ``test_engine_words.py`` does): every template the engine marks reads
 ``ES[...]``, so a sentence that was not said through the catalogue shows. For each drill
 kind a Spanish reader answers a question wrong and reads the verdict's sentence and every
-part in Spanish, each amount written as Spanish money (``47,50 US$``), never ``$47.50``;
+part in Spanish (and "how it is worked out", where the engine marks it), each amount
+written as Spanish money (``47,50 US$``), never ``$47.50``;
 an English reader reads exactly the engine's English.
 """
 from __future__ import annotations
@@ -129,6 +130,11 @@ def test_a_spanish_reader_reads_the_feedback_in_spanish_with_spanish_money(
         assert written in text, (c, written, text)
         assert "," in written and "$" in written  # 47,50 US$: Spanish, the installation's dollars
     assert not re.search(r"\$\d", text), text  # no amount written the English way
+    worked = re.search(r'<dd class="explanation">(.*?)</dd>', data["html"], re.S)
+    assert worked is not None
+    if kind in ("action", "settlement", "bonus"):  # how it is worked out, said too
+        assert worked.group(1).startswith("ES["), worked.group(1)
+        assert not re.search(r"\$\d", html_lib.unescape(worked.group(1))), worked.group(1)
     if kind in ("settlement", "bonus"):
         assert cents, "this kind's wrong answer names amounts"
 

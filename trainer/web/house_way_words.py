@@ -251,7 +251,11 @@ def edge_words(result: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(interval, (list, tuple)) and len(interval) == 2:
         low, high = _points(interval[0]), _points(interval[1])
     sentence = ""
-    if change is not None:
+    if change == 0 and edge.get("changed_deals") == 0:
+        # Not one deal ended differently: no interval to give ("from no change to no change").
+        sentence = _("the house keeps exactly the same share of every bet: no deal ended "
+                     "differently")
+    elif change is not None:
         amount = f"{abs(change):.2f}"
         if amount == "0.00":
             sentence = _("the house keeps about the same share of every bet")

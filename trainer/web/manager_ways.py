@@ -45,6 +45,7 @@ from trainer.services import house_way_jobs, jobs
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
 from trainer.web.access import role_required
+from trainer.web.engine_words import say
 from trainer.web.house_way_forms import (
     ALTERNATIVES,
     DEALS_DEFAULT,
@@ -163,8 +164,17 @@ def _job_view(job: Any) -> dict[str, Any] | None:
     if state.stale or error == jobs.WORKER_STOPPED:
         error = _("The worker stopped before it finished.")
     return {"id": job.id, "status": state.status, "percent": int(state.progress * 100),
-            "message": state.message or "", "result": state.result, "error": error,
+            "message": stage_words(state.message or ""), "result": state.result, "error": error,
             "done": not state.active}
+
+
+def stage_words(message: str) -> str:
+    """Say a running job's stage (``house_way_jobs.STAGE_*``, stored as a bare name) in words."""
+    words = {house_way_jobs.STAGE_CHECKING: _("Setting every hand by the draft"),
+             house_way_jobs.STAGE_TABLES: _("Preparing the tables of every hand"),
+             house_way_jobs.STAGE_COMPARING: _("Comparing the two ways"),
+             house_way_jobs.STAGE_DEALING: _("Dealing the hands")}
+    return words.get(message, message)
 
 
 def check_summary(data: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -173,8 +183,16 @@ def check_summary(data: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def publish_refusal(row: Any) -> str | None:
-    """Return why the draft cannot be published yet (the service's words), or None."""
-    return catalogue.publish_problem(row)
+    """Return why the draft cannot be published yet (the service's words, said in the
+    reader's language), or None."""
+    refusal = catalogue.publish_refusal(row)
+    if refusal is not None:
+        return say(refusal)
+    newest = max(catalogue.versions(row.id), key=lambda v: int(v.number), default=None)
+    if newest is not None and dict(newest.data or {}) == _data(row):
+        return _("This draft is version %(n)s as published: change it before publishing again.",
+                 n=newest.number)
+    return None
 
 
 def _references(row: Any) -> list[tuple[str, str]]:
@@ -252,6 +270,8 @@ def import_way() -> str | Response:
         raw = upload.read(MAX_UPLOAD_BYTES + 1)
         if len(raw) > MAX_UPLOAD_BYTES:
             add_error(form, "file", _("A house-way file is at most 60 KB."))
+        elif not raw.strip():
+            add_error(form, "file", _("This file is empty: choose a house-way file."))
         else:
             try:
                 data = editing.from_toml(raw.decode("utf-8"))
@@ -274,7 +294,8 @@ def import_way() -> str | Response:
                         flash(_("Draft %(name)s imported. Check it, then publish it.",
                                 name=row.slug), "success")
                         return redirect(url_for("manager_ways.edit_way", way_id=row.id))
-    return render_template("manager/ways/import.html", form=form, problems=problems)
+    return render_template("manager/ways/import.html", form=form,
+                           problems=list(dict.fromkeys(problems)))
 
 
 # --- the editor -------------------------------------------------------------------------------
@@ -302,7 +323,7 @@ def _render_editor(row: Any, details: DetailsForm | None = None,
         "manager/ways/editor.html", way=row, data=data, sections=sections_in_words(data),
         details=details or _details_form(data), publish=publish or PublishForm(),
         stamp=_stamp(data), check=check, refusal=publish_refusal(row), versions=versions,
-        top_errors=list(top_errors), group_errors=list(group_errors),
+        top_errors=list(dict.fromkeys(top_errors)), group_errors=list(dict.fromkeys(group_errors)),
         base_title=_base_title(str(row.base_ref))
         if getattr(row, "base_ref", None) else None)
 
@@ -527,7 +548,8 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
     not_fields = block_fields(form, "not", fields)
     return render_template(
         "manager/ways/rule_form.html", way=row, form=form, section=section, s=s, r=r,
-        existing=existing, stamp=_stamp(data), top_errors=top, blocks=blocks,
+        existing=existing, stamp=_stamp(data), top_errors=list(dict.fromkeys(top)),
+        blocks={name: list(dict.fromkeys(found)) for name, found in blocks.items()},
         when_fields=block_fields(form, "when", fields),
         any_fields=any_fields, not_fields=not_fields,
         any_open=any(f.data for block in any_fields for f in block),
@@ -706,6 +728,10 @@ def publish_way(way_id: int) -> str | Response:
     if not form.validate_on_submit():
         if not form.is_submitted():
             abort(400)
+        return _render_editor(row, publish=form)
+    if _stale(_data(row)):
+        add_error(form, "note", _("The draft changed since this page was opened; look at it "
+                                  "again before publishing."))
         return _render_editor(row, publish=form)
     refusal = publish_refusal(row)
     if refusal is not None:

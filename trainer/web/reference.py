@@ -40,6 +40,7 @@ from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
 from trainer.web import languages, pay_tables
 from trainer.web.engine_words import say
 from trainer.web.exam_lock import refuse_during_exam
+from trainer.web.names import house_way_name
 
 bp = Blueprint("reference", __name__)
 # Every page here sets or explains hands: closed while the trainee's exam runs.
@@ -208,8 +209,10 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
         rank_groups=rank_groups_text(way),
         # The sheet's own words in the reader's language where it has them (issue 19).
         lang=languages.language(),
-        # The sheets to switch to: a preset by its name (as before), a custom way in words.
-        presets=[(c.ref, c.ref if c.preset else way_label(c)) for c in offered_ways(way.name)],
+        # The sheets to switch to, in words: a preset by its casino, a custom way with its
+        # version (never a preset's file name such as trump-plaza).
+        presets=[(c.ref, house_way_name(c.ref) if c.preset else way_label(c))
+                 for c in offered_ways(way.name)],
         wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
         pdf_paper=pdf_paper,
         static_url=_static_file_url if pdf_paper else _static_url,

@@ -6,9 +6,12 @@ zone beside the times. The browser's zone arrives in the ``tz`` cookie (static/j
 """
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_date
 from flask import g, has_request_context, request
+from flask_babel import get_locale
 from flask_login import current_user
 
 from trainer.services import time_zones
@@ -47,3 +50,17 @@ def time_zone_label() -> str:
     """Return the name of the zone this page's times are in (``Europe/London``, ``UTC``)."""
     zone = select_zone()
     return "UTC" if zone is None else str(zone.key).replace("_", " ")
+
+
+def local_date(moment: datetime, format: str = "medium") -> str:
+    """Write the date of a stored UTC time as the reader sees it: in their time zone and
+    their language's date format ("3 Dec 2026", "December 3, 2026", "3 dic 2026").
+
+    ``flask_babel.format_date`` cannot be used on a datetime here: it converts with the
+    pytz-only ``normalize``, which the reader's ``ZoneInfo`` does not have (a 500).
+    """
+    zone = select_zone() if has_request_context() else None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    day = moment.astimezone(zone or UTC).date()
+    return format_date(day, format, locale=str(get_locale() or "en"))

@@ -7,7 +7,6 @@ and modes.
 from __future__ import annotations
 
 from flask import Blueprint, abort, request
-from flask_babel import format_datetime
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
@@ -17,6 +16,7 @@ from trainer.services import profiles
 from trainer.services.certification.criteria import Readiness
 from trainer.services.reports.figures import Period
 from trainer.web import drill_kinds as drill_kinds_registry
+from trainer.web import time_zones
 from trainer.web.access import get_owned_or_404
 from trainer.web.data_words import profile_description
 from trainer.web.engine_words import say
@@ -77,7 +77,7 @@ def house_way_label(choice: house_way_catalogue.HouseWayChoice) -> str:
     (published 3 Dec 2026)" (and "superseded" when a later version is published)."""
     if choice.preset or choice.version is None:
         return choice.title
-    published = format_datetime(choice.published_at, "d MMM y") if choice.published_at else ""
+    published = time_zones.local_date(choice.published_at, "d MMM y") if choice.published_at else ""
     if choice.superseded:
         return str(_l("%(title)s, version %(number)s (published %(date)s; superseded)",
                       title=choice.title, number=choice.version, date=published))
