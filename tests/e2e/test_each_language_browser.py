@@ -167,6 +167,7 @@ def test_each_language_drills_overview_editor_and_sheet(
     for kind, drill in DRILLS.items():
         page.goto(f"{base}/drills/")
         page.click(f"[data-start='{kind}-practice']")
+        page.wait_for_selector("#question .q")
         session_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
         steps = drill.steps or ("question",)
         for position in range(1, len(steps) + 1):
@@ -174,8 +175,12 @@ def test_each_language_drills_overview_editor_and_sheet(
             question, context = answering._issued(app, session_id, position)
             answer, _words = answering.wrong_answer(
                 kind, question, drill_service.answer_key(question, context), context)
-            answering._answer_in_page(page, answer)
-            page.wait_for_selector("#feedback .verdict-sentence, #feedback > *")
+            with page.expect_response(lambda r: r.url.endswith("/answer")) as sent:
+                how = answering._answer_in_page(page, answer)
+            if sent.value.json().get("correct") is not False:
+                check.problems.append(f"drill-{kind} step {position}: the wrong answer ({how}) "
+                                      "was not graded wrong")
+            page.wait_for_selector("#feedback .verdict-sentence")
             if position < len(steps):
                 page.click("#next")
         check(f"drill-{kind}")

@@ -138,6 +138,9 @@ def _route_args(exam: RunningExam, trainee: Any, group: int) -> dict[str, list[A
         "preset": ["trump-plaza"],
         "hand_id": [1],
         "name": ["nevada"],  # a table-rules profile (the manager's pages, issue 18)
+        # The house-way editor's (issue 18): a trainee is refused before any is looked up.
+        "way_id": [1], "job_id": [1], "number": [1], "rule": [1], "section": [1],
+        "ref": ["trump-plaza"],
     }
 
 

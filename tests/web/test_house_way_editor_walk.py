@@ -3,7 +3,7 @@
 Each test is one thing a manager, supervisor or trainee met on the way: a job's stage
 said as a bare name ("checking"), a version published twice over or from a page of an
 older draft, a condition read as "when The higher pair", an edge "from no change to no
-change", an error listed twice, an empty file, a share of 6 hands shown as 0.000%,
+change", an empty file read as a way without a title, a share of 6 hands shown as 0.000%,
 example hands drawn full size, "House way" beside "House ways" in a manager's menu, the
 sheet's picker naming presets by file name, and, for a trainee in an exam, the look-up,
 sheet and PDF of the group's custom way staying closed.
@@ -25,26 +25,30 @@ from trainer.services import house_way_jobs
 from trainer.services.certification import exams
 from trainer.services.group_settings import GroupSettings
 from trainer.web.house_way_words import edge_words
+from web import test_house_way_editor as editor_tests
 from web.helpers import login, post_form
 from web.test_custom_way_everywhere import DISPUTED, REF, custom_data
 from web.test_custom_way_everywhere import publish as publish_custom
-from web.test_house_way_editor import (  # noqa: F401 (fixtures)
+from web.test_house_way_editor import (
     BASE,
     TOTAL,
-    app_config,
-    boss,
     clean_report,
     draft,
-    fake_checks,
     field_errors,
-    manager,
     page_stamp,
     publish,
     running_check,
     text_of,
     versions,
-    way_id,
 )
+
+# The editor tests' fixtures: a manager signed in (boss) with a copy of Trump Plaza
+# (way_id), jobs inline, the check's kind answering the report a test gives.
+app_config = editor_tests.app_config
+manager = editor_tests.manager
+boss = editor_tests.boss
+way_id = editor_tests.way_id
+fake_checks = editor_tests.fake_checks
 
 CASINO = "Golden Sands, Reno"
 
@@ -152,7 +156,7 @@ def test_the_example_hands_are_drawn_small(boss, way_id):
         assert "/static/css/reference.css" in head, path
 
 
-# --- errors listed once, an empty file ----------------------------------------------------------
+# --- an empty file ----------------------------------------------------------------------
 
 
 def _import(client: FlaskClient, body: bytes) -> str:
@@ -163,27 +167,10 @@ def _import(client: FlaskClient, body: bytes) -> str:
     return text_of(response.get_data(as_text=True))
 
 
-def test_an_import_lists_each_problem_once(boss):
-    words = _import(boss, b"name = 'x'\n")
-    assert words.count("The title is empty: write it.") == 1
-
-
 def test_an_empty_file_is_called_empty(boss):
     words = _import(boss, b"  \n")
     assert "This file is empty: choose a house-way file." in words
     assert "The title is empty" not in words
-
-
-def test_a_rule_form_lists_each_problem_once(boss, way_id):
-    path = f"{BASE}/{way_id}/sections/3/rules/new"
-    stamp = page_stamp(boss.get(path).get_data(as_text=True))
-    response = post_form(boss, path, {
-        "stamp": stamp, "kind": "two-pair.split", "position": "99999", "number": "3.9",
-        "short": "Split them", "text": "Split them.", "explain": "Split, {low_pair} in front",
-        "when-pair_groups": ["high+high"]})
-    words = text_of(response.get_data(as_text=True))
-    errors = words.split("Not saved:", 1)[1]
-    assert errors.count("A rule cannot go at place") == 1
 
 
 # --- menus and pickers in words -----------------------------------------------------------------
@@ -236,3 +223,27 @@ def test_the_custom_ways_look_up_sheet_and_pdf_stay_closed_during_an_exam(
         response = client.get(path)
         assert response.status_code == 423, (path, response.status_code)
         assert "Not available during your exam" in text_of(response.get_data(as_text=True))
+
+
+# --- every editor address refuses trainees and supervisors ------------------------------------
+
+
+@pytest.mark.parametrize("role", [Role.TRAINEE, Role.SUPERVISOR])
+def test_every_editor_address_refuses_trainees_and_supervisors(app, make_user, way_id, role):
+    """Each route of the blueprint, present and future, by GET and POST: 403, nothing changed."""
+    before = draft(app, way_id)
+    client = app.test_client()
+    login(client, make_user(role, login=f"walker-{role}"))
+    token = re.search(r'name="csrf-token" content="([^"]+)"',
+                      client.get("/").get_data(as_text=True)).group(1)
+    values = {"way_id": way_id, "section": 3, "rule": 1, "number": 1, "job_id": 1}
+    routes = [r for r in app.url_map.iter_rules() if r.endpoint.startswith("manager_ways.")]
+    assert len(routes) >= 15
+    for rule in routes:
+        path = rule.build(values)[1]
+        for method in sorted(rule.methods & {"GET", "POST"}):
+            response = client.open(path, method=method, data={
+                "csrf_token": token, "note": "x", "slug": "other-way", "casino": "Zed",
+                "delta": "1", "title": "Taken", "reference": "trump-plaza"})
+            assert response.status_code == 403, (method, path, response.status_code)
+    assert draft(app, way_id) == before

@@ -294,8 +294,7 @@ def import_way() -> str | Response:
                         flash(_("Draft %(name)s imported. Check it, then publish it.",
                                 name=row.slug), "success")
                         return redirect(url_for("manager_ways.edit_way", way_id=row.id))
-    return render_template("manager/ways/import.html", form=form,
-                           problems=list(dict.fromkeys(problems)))
+    return render_template("manager/ways/import.html", form=form, problems=problems)
 
 
 # --- the editor -------------------------------------------------------------------------------
@@ -323,7 +322,7 @@ def _render_editor(row: Any, details: DetailsForm | None = None,
         "manager/ways/editor.html", way=row, data=data, sections=sections_in_words(data),
         details=details or _details_form(data), publish=publish or PublishForm(),
         stamp=_stamp(data), check=check, refusal=publish_refusal(row), versions=versions,
-        top_errors=list(dict.fromkeys(top_errors)), group_errors=list(dict.fromkeys(group_errors)),
+        top_errors=list(top_errors), group_errors=list(group_errors),
         base_title=_base_title(str(row.base_ref))
         if getattr(row, "base_ref", None) else None)
 
@@ -548,8 +547,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
     not_fields = block_fields(form, "not", fields)
     return render_template(
         "manager/ways/rule_form.html", way=row, form=form, section=section, s=s, r=r,
-        existing=existing, stamp=_stamp(data), top_errors=list(dict.fromkeys(top)),
-        blocks={name: list(dict.fromkeys(found)) for name, found in blocks.items()},
+        existing=existing, stamp=_stamp(data), top_errors=top, blocks=blocks,
         when_fields=block_fields(form, "when", fields),
         any_fields=any_fields, not_fields=not_fields,
         any_open=any(f.data for block in any_fields for f in block),
