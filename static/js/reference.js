@@ -35,7 +35,8 @@
       var on = chosen.indexOf(b.dataset.card.toUpperCase()) >= 0;
       b.setAttribute("aria-pressed", on ? "true" : "false");
     });
-    count.textContent = chosen.length + " of " + HAND + " cards chosen";
+    // The words come from the page (look_up.html, data-text-*), in the reader's language.
+    count.textContent = window.PaiGow.format(count.dataset.textChosen || "", { n: chosen.length, total: HAND });
   }
 
   grid.addEventListener("click", function (event) {
@@ -49,7 +50,7 @@
     } else if (chosen.length < HAND) {
       chosen.push(key);
     } else {
-      count.textContent = "Seven cards are chosen already: click one to take it back.";
+      count.textContent = count.dataset.textFull || "";
       return;
     }
     input.value = chosen.map(canonical).join(" ");

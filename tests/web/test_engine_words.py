@@ -46,6 +46,8 @@ SPANISH = {
     explain.DRILL_HINTS["action"]: "La acción: sume los dados y cuente desde la banca como 1.",
     **{explain.RULE_BOOK[rule][1]: f"[es] regla {rule}"
        for rule in ("action.banker", "action.count", "action.player-banker")},
+    # A service's own refusal, marked with the engine's N_ (services/drills.py).
+    "The question number is missing.": "Falta el número de la pregunta.",
     # A translation that dropped its placeholder's name: the English is shown instead.
     "Seat %(seat)s is settled twice.": "El asiento %(asiento)s se liquida dos veces.",
 }
@@ -119,13 +121,14 @@ def test_the_same_answer_reads_as_the_engine_wrote_it_in_english(
     assert attempts(app) == []
 
 
-def test_a_refusal_the_web_words_itself_is_not_taken_for_the_engines(
+def test_a_refusal_the_service_words_itself_is_said_in_spanish_too(
         app: Flask, spanish_reader: FlaskClient) -> None:
+    """(The drill service marks its own refusals with N_ as messages, issue 19 item 2.)"""
     session_id = start(spanish_reader, "house-way")
     fetch_question(spanish_reader, session_id)
     response = send_answer(spanish_reader, session_id, "1", {"front": ["As", "Ks"]})
     assert response.status_code == 400
-    assert response.get_json()["message"] == "The question number is missing."
+    assert response.get_json()["message"] == "Falta el número de la pregunta."
     assert attempts(app) == []
 
 

@@ -357,7 +357,7 @@ def test_versions_are_offered_and_printed_in_the_readers_time_zone(
         app: Flask, client: Any, group: int, two_versions: Any) -> None:
     """A reader with a time zone (every browser sends one) gets the settings page and the
     version's sheet, not a 500: a published date is written in the reader's zone."""
-    _, (v1, _d1), (v2, _d2) = two_versions
+    _, (_v1, _d1), (v2, _d2) = two_versions
     client.set_cookie("tz", "Pacific/Kiritimati")  # UTC+14: the date can move a day on
     page = client.get(f"/supervisor/groups/{group}/edit")
     assert page.status_code == 200

@@ -60,7 +60,7 @@ def _gettext(context: Context, string: str, **variables: Any) -> str:
     found = translations().ugettext(string)
     if context.eval_ctx.autoescape:
         found = Markup(found)
-    return found % variables  # type: ignore[no-any-return]
+    return found % variables
 
 
 def install(app: Flask) -> None:

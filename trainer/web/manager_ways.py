@@ -118,7 +118,9 @@ def _stale(data: Mapping[str, Any]) -> bool:
 
 
 def _errors_by_path(errors: Sequence[Any]) -> list[tuple[str, str]]:
-    return [(str(getattr(e, "path", "") or ""), str(getattr(e, "message", e))) for e in errors]
+    # The engine's problem in the manager's language (FieldError.sentence, web/engine_words.py).
+    return [(str(getattr(e, "path", "") or ""),
+             say(getattr(e, "sentence", getattr(e, "message", e)))) for e in errors]
 
 
 def _save(row: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -229,7 +231,7 @@ def _create(form: Any, slug: str, casino: str, base_ref: str | None,
             add_error(form, target, message)
     except ValueError as error:
         db.session.rollback()
-        add_error(form, "slug", str(error))
+        add_error(form, "slug", say(error))
     return None
 
 
@@ -662,7 +664,7 @@ def edge_way(way_id: int) -> str | Response:
                                               runner=_runner(), hands=hands, seed=SEED,
                                               again=request.form.get("again") == "1")
             except ValueError as error:
-                add_error(form, "deals", str(error))
+                add_error(form, "deals", say(error))
                 return render_template("manager/ways/edge.html", way=row, form=form, job=None,
                                        result=None, hands=hands,
                                        reference_title=dict(references).get(reference, ""))
@@ -739,7 +741,7 @@ def publish_way(way_id: int) -> str | Response:
         version = catalogue.publish(way_id, (form.note.data or "").strip(), current_user.id)
     except catalogue.PublishRefused as refused:
         db.session.rollback()
-        add_error(form, "note", str(getattr(refused, "reason", refused)))
+        add_error(form, "note", say(getattr(refused, "reason", refused)))
         return _render_editor(row, publish=form)
     number = getattr(version, "number", None)
     flash(_("Published as version %(n)s. Supervisors may now choose it for their groups.",

@@ -17,7 +17,7 @@ from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
 from trainer.engine.side_bets import TableKind, load_table
 from trainer.services import house_ways, profiles
-from trainer.web import drill_kinds, i18n, languages
+from trainer.web import data_words, drill_kinds, i18n, languages
 
 FAMILIES = {
     "pai-gow": _l("No pair"),
@@ -253,7 +253,7 @@ def profile_name(name: object) -> str:
     key = str(name or "")
     profile = PROFILES.get(key)
     if profile is not None and profile.title:
-        return profile.title
+        return data_words.word(profile.title)  # a preset's title is a catalogue entry
     if key.startswith(profiles.PREFIX) and has_app_context():
         return profiles.title_of(key)  # a manager's custom profile, by its title
     return words_of(key)

@@ -159,10 +159,12 @@ def rank_groups_text(way: HouseWay) -> str:
     def word(rank: int) -> str:
         return "10" if rank == 10 else rank_char(rank)
 
+    # The usual groups' names in words (a custom way's own names are shown as written).
+    names = {"low": _("Low"), "medium": _("Medium"), "high": _("High"), "aces": _("Aces")}
     parts = []
     for name, (low, high) in way.rank_groups.items():
         span = word(low) if low == high else f"{word(low)}-{word(high)}"
-        parts.append(f"{name.title()} {span}")
+        parts.append(_("%(group)s %(ranks)s", group=names.get(name, name.title()), ranks=span))
     return " · ".join(parts)
 
 
