@@ -118,10 +118,21 @@ def test_every_feedback_sentence_is_a_marked_message_of_named_values() -> None:
 
 
 def test_how_it_is_worked_out_is_marked_where_it_names_amounts_or_counts() -> None:
-    """The grade's explanation of the action, settlement and bonus drills (amounts, counts)."""
+    """The grade's explanation of every drill kind is marked: amounts, counts, hands, seats."""
+    kinds = set()
     for name, fb in SAMPLES:
-        if name.split("/")[0] in ("action", "settlement", "bonus"):
-            check_sentence(f"{name} detail", fb.detail)
+        kinds.add(name.split("/")[0])
+        check_sentence(f"{name} detail", fb.detail)
+    assert {"action", "settlement", "bonus", "round", "foul-check", "hand-reading",
+            "house-way"} <= kinds
+
+
+def test_the_round_s_bank_net_keeps_its_sign_after_the_dollar_in_english() -> None:
+    """The round's explanation always wrote a losing bank's net "$-110.00"; the sentence
+    keeps it (the web writes the reader's money); other amounts write "-$2.50"."""
+    assert str(Money(-11000, sign_inside=True)) == "$-110.00"
+    assert str(Money(1300, sign_inside=True)) == "$13.00"
+    assert str(Money(-11000)) == "-$110.00"
 
 
 def test_feedback_amounts_are_money_not_dollar_text() -> None:

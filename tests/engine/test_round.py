@@ -119,8 +119,8 @@ def test_a_round_with_empty_seats_has_dead_piles() -> None:
     dead = {p["seat"] for p in piles if p["dead"]}
     assert dead == set(range(1, 8)) - set(action["occupied"])
     assert len(dead) >= 4
-    assert "Dead piles" in DRILL.grade(action, {"seat": 1}, CTX).explanation
-    assert "four cards left over" in DRILL.grade(action, {"seat": 1}, CTX).explanation
+    assert "Dead piles" in str(DRILL.grade(action, {"seat": 1}, CTX).explanation)
+    assert "four cards left over" in str(DRILL.grade(action, {"seat": 1}, CTX).explanation)
     # Only the seated players are settled.
     assert {p["seat"] for p in settle["players"]} == set(settle["occupied"]) - {settle["banker_seat"]}
 
@@ -128,7 +128,7 @@ def test_a_round_with_empty_seats_has_dead_piles() -> None:
 def test_a_full_table_has_no_dead_pile() -> None:
     action = find(lambda s: len(s[0]["occupied"]) == 7)[0]
     assert not any(p["dead"] for p in key(action)["piles"])
-    assert "no pile is dead" in DRILL.grade(action, {"seat": 1}, CTX).explanation
+    assert "no pile is dead" in str(DRILL.grade(action, {"seat": 1}, CTX).explanation)
 
 
 # --- step 2: the banker's hand -----------------------------------------------

@@ -26,6 +26,11 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from .cards import JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
+from .messages import N_
+
+# A described hand with the joker's role, as a sentence in another language says it
+# (English: the description itself, byte for byte).
+JOKER_AS = N_("%(hand)s, joker as %(rank)s")
 
 
 class Category(IntEnum):
@@ -111,6 +116,12 @@ class HandValue:
     description: str
 
     @property
+    def name(self) -> HandName:
+        """Return the description as a sentence's value, worded in the reader's language."""
+        return HandName(len(self.cards) == 5, self.category, self.ranks, self.joker_as,
+                        self.description)
+
+    @property
     def rank_chars(self) -> list[str]:
         """Return the defining ranks in notation (``["K", "A", "7", "3"]``)."""
         return [RANK_CHARS[r - 2] for r in self.ranks]
@@ -124,6 +135,25 @@ class HandValue:
             "joker_as": self.joker_as,
             "description": self.description,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class HandName:
+    """A hand's description inside a ``Message`` ("Pair of eights", "K-7, joker as A").
+
+    ``str()`` is the English description (``HandValue.description``, byte for byte); the
+    web words it in the reader's language from ``house_way/words.py``'s tables
+    (``web/engine_words.py``), the joker's role through ``JOKER_AS``.
+    """
+
+    five: bool
+    category: Category
+    ranks: tuple[int, ...]
+    joker_as: str | None
+    english: str
+
+    def __str__(self) -> str:
+        return self.english
 
 
 def _r(rank: int) -> str:

@@ -17,6 +17,7 @@ sentence and whose ``message`` is the ``Message``. The values a template takes:
 - a whole number (written ``1,234`` in English, in the reader's locale by the web);
 - a ``Money`` amount of whole cents (``$47.50`` in English, the reader's money by the web);
 - a ``Lowered`` word (one of the above with a small first letter, in any language);
+- a ``Capital`` word (one of the above with a capital first letter);
 - anything else (a card as notation, a seat number, typed text) is shown as it is.
 """
 from __future__ import annotations
@@ -35,19 +36,24 @@ class Money:
 
     ``grouped`` adds the thousands comma (``$1,234.50``) where the sentence always had it;
     ``short`` drops a whole amount's cents (``$5``, a bet as said at the table), as the
-    web's ``money(cents, short=True)`` does.
+    web's ``money(cents, short=True)`` does. ``sign_inside`` writes a negative amount's
+    sign after the dollar (``$-110.00``), as the round drill's "How it is worked out"
+    always wrote the bank's net; the web writes it as the reader's money either way.
     """
 
-    __slots__ = ("cents", "grouped", "short")
+    __slots__ = ("cents", "grouped", "short", "sign_inside")
 
-    def __init__(self, cents: int, grouped: bool = False, short: bool = False) -> None:
+    def __init__(self, cents: int, grouped: bool = False, short: bool = False,
+                 sign_inside: bool = False) -> None:
         self.cents, self.grouped, self.short = cents, grouped, short
+        self.sign_inside = sign_inside
 
     def __str__(self) -> str:
         sign = "-" if self.cents < 0 else ""
         whole, part = divmod(abs(self.cents), 100)
         written = f"{whole:,}" if self.grouped else f"{whole}"
-        return f"{sign}${written}" if self.short and not part else f"{sign}${written}.{part:02d}"
+        written = written if self.short and not part else f"{written}.{part:02d}"
+        return f"${sign}{written}" if self.sign_inside else f"{sign}${written}"
 
     def __repr__(self) -> str:
         return f"Money({self.cents})"
@@ -100,6 +106,24 @@ class Lowered:
 
     def __str__(self) -> str:
         return lowered(english(self.value), self.whole)
+
+
+class Capital:
+    """A word or phrase written with a capital first letter inside a sentence (a label that
+    starts it: "Two-pair: lower pair in front")."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return capital(english(self.value))
+
+
+def capital(text: str) -> str:
+    """Return ``text`` with a capital first letter."""
+    return text[:1].upper() + text[1:]
 
 
 def lowered(text: str, whole: bool = False) -> str:

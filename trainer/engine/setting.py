@@ -86,4 +86,4 @@ def foul_message(back: Sequence[int], front: Sequence[int],
         return None
     return Message(N_("Fouled: the front (%(front)s) outranks the back (%(back)s); "
                       "the five-card hand must be the higher."),
-                   front=f.description, back=b.description)
+                   front=f.name, back=b.name)

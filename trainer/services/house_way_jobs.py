@@ -152,7 +152,8 @@ def _build(data: Mapping[str, Any]) -> HouseWay:
     try:
         return HouseWay(data)
     except (HouseWayError, ValueError, KeyError, TypeError) as exc:
-        raise JobFailed(f"This house way cannot be read: {exc}") from exc
+        raise JobFailed(Message(N_("This house way cannot be read: %(problem)s"),
+                                problem=exc)) from exc
 
 
 def _way(ctx: JobContext, spec: Mapping[str, Any]) -> HouseWay:
@@ -160,7 +161,8 @@ def _way(ctx: JobContext, spec: Mapping[str, Any]) -> HouseWay:
     if "data" not in spec:
         way = load(str(spec["ref"]))
         if way.rules_digest != spec["rules_digest"]:
-            raise JobFailed(f"The house way {spec['ref']} changed while this job waited; start it again.")
+            raise JobFailed(Message(N_("The house way %(name)s changed while this job waited; "
+                                       "start it again."), name=spec["ref"]))
         return way
     return _build(spec["data"])
 
@@ -212,7 +214,7 @@ def run_class_table(ctx: JobContext) -> dict[str, Any]:
     """The ``class_table`` kind: the class tables of a published way, stored."""
     way = _build(ctx.params["data"])
     if way.rules_digest != ctx.params["rules_digest"]:
-        raise JobFailed("These rules are not the ones this job was started for.")
+        raise JobFailed(Message(N_("These rules are not the ones this job was started for.")))
     have = _attach_stored(ctx, way)
     if set(WHEELS) <= have:
         return {"rules_digest": way.rules_digest, "built": False}

@@ -54,6 +54,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, scoped_session
 
+from trainer.engine.messages import Message
 from trainer.extensions import db
 from trainer.models import Job, utcnow
 from trainer.models.job import PROGRESS_FULL
@@ -76,7 +77,33 @@ class JobCancelled(Exception):
 
 
 class JobFailed(Exception):
-    """A job kind's refusal, in a sentence for people: stored as the job's error as it is."""
+    """A job kind's refusal, in a sentence for people: stored as the job's error as it is.
+
+    Raised with a ``Message`` (``JobFailed(Message(N_("..."), ...))``), the error column
+    keeps its English and the job's ``result`` keeps the template and its values
+    (``{"said": ...}``, ``said_json``), so a page says it in the reader's language.
+    """
+
+
+def said_json(message: Any) -> Any:
+    """Return a ``Message`` as JSON (template and values; a value that is not a whole
+    number or a message is kept as its English text), or None for anything else."""
+    if not isinstance(message, Message):
+        return None
+    params = {key: said_json(value) if isinstance(value, Message)
+              else value if type(value) is int else str(value)
+              for key, value in message.params.items()}
+    return {"template": message.template, "params": params}
+
+
+def said_message(data: Any) -> Message | None:
+    """Return the ``Message`` ``said_json`` wrote (None for anything else)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("template"), str):
+        return None
+    params = data.get("params")
+    values = {str(key): said_message(value) if isinstance(value, Mapping) else value
+              for key, value in (params.items() if isinstance(params, Mapping) else ())}
+    return Message(data["template"], **values)
 
 
 class UnknownJob(LookupError):
@@ -257,8 +284,9 @@ def _readable(error: BaseException) -> str:
 
 
 def _fail(session: Session | scoped_session[Any], job_id: int, message: str, *, statuses: tuple[str, ...],
-          worker: str | None = None, before: datetime | None = None) -> bool:
-    """Mark a job failed with ``message`` and release its key, if it is still as expected."""
+          worker: str | None = None, before: datetime | None = None, said: Any = None) -> bool:
+    """Mark a job failed with ``message`` and release its key, if it is still as expected
+    (``said``: the message as ``said_json`` wrote it, kept as the result)."""
     now = utcnow()
     query = update(Job).where(Job.id == job_id, Job.status.in_(statuses))
     if worker is not None:
@@ -266,7 +294,8 @@ def _fail(session: Session | scoped_session[Any], job_id: int, message: str, *, 
     if before is not None:
         query = query.where(func.coalesce(Job.heartbeat_at, Job.created_at) < before)
     done = session.execute(query.values(
-        status=FAILED, error=message, active_key=None, finished_at=now),
+        status=FAILED, error=message, active_key=None, finished_at=now,
+        result={"said": said} if said is not None else None),
         execution_options={"synchronize_session": False})
     return bool(getattr(done, "rowcount", 0))
 
@@ -299,6 +328,7 @@ def run_job(job_id: int, database_url: str, fn: JobFunction | None = None, *,
     beat = _Heartbeat(engine, job_id, worker, progress, beat_seconds)
     beat.start()
     error: str | None = None
+    said: Any = None
     with Session(engine) as session:
         try:
             function = fn or kind_function(kind)
@@ -310,13 +340,14 @@ def run_job(job_id: int, database_url: str, fn: JobFunction | None = None, *,
             return
         except JobFailed as refused:
             error = _readable(refused)
+            said = said_json(refused.args[0]) if len(refused.args) == 1 else None
         except Exception as exc:  # any failure of the kind: its words stored, the traceback logged
             log.exception("job %s (%s) failed", job_id, kind)
             error = _readable(exc)
         beat.stop()
         if error is not None:
             session.rollback()  # nothing the kind added is kept
-            _fail(session, job_id, error, statuses=(RUNNING,), worker=worker)
+            _fail(session, job_id, error, statuses=(RUNNING,), worker=worker, said=said)
             session.commit()
             return
         finished = session.execute(
@@ -389,6 +420,7 @@ class JobState:
     error: str | None
     stale: bool
     finished_at: datetime | None
+    said: Message | None = None  # the error as a message to translate (``JobFailed``)
 
     @property
     def active(self) -> bool:
@@ -450,7 +482,9 @@ def state(job: Job, stale_seconds: int = DEFAULT_STALE_SECONDS) -> JobState:
         result=job.result if job.status == DONE else None,
         error=WORKER_STOPPED if stale else job.error,
         stale=stale,
-        finished_at=job.finished_at)
+        finished_at=job.finished_at,
+        said=said_message(job.result.get("said")) if job.status == FAILED and not stale
+        and isinstance(job.result, Mapping) else None)
 
 
 def _release_if_stale(job: Job, runner: Runner) -> bool:

@@ -22,7 +22,9 @@ from typing import Any
 
 from flask_babel import format_decimal
 
-from trainer.engine.messages import EngineError, Joined, Lowered, Message, Money, lowered
+from trainer.engine.hands import JOKER_AS, Category, HandName
+from trainer.engine.house_way import words as way_words
+from trainer.engine.messages import Capital, EngineError, Joined, Lowered, Message, Money, capital, lowered
 from trainer.web import languages
 from trainer.web.i18n import translations
 
@@ -76,9 +78,35 @@ def _value(value: Any) -> str:
         return languages.money(value.cents, short=value.short)
     if isinstance(value, Lowered):
         return lowered(_value(value.value), value.whole)
+    if isinstance(value, Capital):
+        return capital(_value(value.value))
+    if isinstance(value, HandName):
+        return hand_name(value)
     if type(value) is int:
         return str(format_decimal(value))
     return str(value)
+
+
+def hand_name(name: HandName) -> str:
+    """Return a hand's description in the reader's language ("Pareja de ochos").
+
+    The words are the house-way sheets' tables (``engine/house_way/words.py``: rank
+    plurals, Russian genitive, one phrase per category), written with a capital as the
+    English is; a language without a table (English, a pseudo-locale) reads the English.
+    """
+    lang = languages.language()
+    if lang not in way_words.WORDS:
+        return name.english
+    if name.five:
+        said = way_words.describe(name.category, name.ranks, lang)
+    elif name.category is Category.ONE_PAIR:
+        said = way_words.WORDS[lang].pair.format(of=way_words.WORDS[lang].of[name.ranks[0]])
+    else:
+        said = way_words.front_words(name.ranks[0], name.ranks[1], lang)
+    said = capital(said)
+    if name.joker_as:
+        said = _message(Message(JOKER_AS, hand=said, rank=name.joker_as))
+    return said
 
 
 def text(sentence: str | Message) -> str:

@@ -196,6 +196,7 @@ def register(app: Flask) -> None:
         verdict_html=verdict_html,
         # A house way's own words in the reader's language (issue 19, web/way_words.py).
         sheet_why=way_words.sheet_why, way_explanation=way_words.explanation,
+        worked_out=way_words.worked_out,
         # The engine's fixed sentences (the rule book's lines) likewise (web/engine_words.py).
         engine_text=engine_words.text,
         # The engine's composed sentences (a feedback's Messages) in the reader's language.

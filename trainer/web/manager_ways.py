@@ -165,6 +165,8 @@ def _job_view(job: Any) -> dict[str, Any] | None:
     error = state.error or ""
     if state.stale or error == jobs.WORKER_STOPPED:
         error = _("The worker stopped before it finished.")
+    elif state.said is not None:  # a kind's refusal, in the reader's language
+        error = say(state.said)
     return {"id": job.id, "status": state.status, "percent": int(state.progress * 100),
             "message": stage_words(state.message or ""), "result": state.result, "error": error,
             "done": not state.active}

@@ -15,7 +15,8 @@ from typing import Any
 
 from trainer.engine.hands import Wheel
 from trainer.engine.house_way import HouseWay, HouseWayError, load, preset_names
-from trainer.web import languages, names
+from trainer.engine.messages import Joined, Message
+from trainer.web import engine_words, languages, names
 
 
 def language() -> str:
@@ -85,3 +86,36 @@ def explanation(grade: Mapping[str, Any], fb: Any, lang: str | None = None) -> s
     except (KeyError, TypeError, ValueError, HouseWayError):
         pass
     return text
+
+
+def worked_out(grade: Mapping[str, Any], fb: Any, worked: Any) -> str:
+    """Return "How it is worked out" in the reader's language.
+
+    English text is reworded by ``explanation``; the engine's sentences (a ``Message`` or a
+    ``Joined`` of them) are said by ``engine_words.say``, with a house way's explanation
+    inside them (the sheet's own text, ``grade.correct_answer["explanation"]``, or its
+    ``["reset"]["explanation"]``) put in the reader's language from the sheet's data first.
+    """
+    if isinstance(worked, str):
+        return explanation(grade, fb)
+    key = grade.get("correct_answer")
+    # The setting's own (house-way drill, round's banker step), or the foul check's reset.
+    for setting in (key, key.get("reset")) if isinstance(key, Mapping) else ():
+        english = str(setting.get("explanation") or "") if isinstance(setting, Mapping) else ""
+        if english:
+            translated = explanation({"explanation": english, "correct_answer": setting}, fb)
+            if translated != english:
+                worked = _put_in(worked, english, translated)
+    return engine_words.say(worked)
+
+
+def _put_in(value: Any, english: str, translated: str) -> Any:
+    """Return ``value`` with each value equal to ``english`` inside its messages replaced."""
+    if isinstance(value, Message):
+        return Message(value.template, **{name: translated if inner == english
+                                          else _put_in(inner, english, translated)
+                                          for name, inner in value.params.items()})
+    if isinstance(value, Joined):
+        return Joined((_put_in(item, english, translated) for item in value.items),
+                      value.separator)
+    return value

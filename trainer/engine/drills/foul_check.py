@@ -7,7 +7,7 @@ from typing import Any
 
 from ..cards import Card, card_list, parse_cards
 from ..hands import Category, evaluate2, evaluate5, rank2, rank5
-from ..messages import N_, Message, refusal
+from ..messages import N_, Joined, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import same_value, splits
 from .base import Drill, DrillContext, Grade, register
@@ -192,20 +192,21 @@ class FoulCheckDrill(Drill):
         said = answer["fouled"]
         rule = foul_rule(back, front, wheel)
         b, f = evaluate5(back, wheel), evaluate2(front)
-        text = (f"Back: {b.description}. Front: {f.description}. "
-                + ("Fouled: the front outranks the back." if fouled
-                   else "Legal: the back is the higher hand."))
+        text = [Message(N_("Back: %(back)s. Front: %(front)s."), back=b.name, front=f.name),
+                Message(N_("Fouled: the front outranks the back.") if fouled
+                        else N_("Legal: the back is the higher hand."))]
         key: dict[str, Any] = {"fouled": fouled}
         correct = said == fouled
         if fouled and context.table.foul_policy == FoulPolicy.HOUSE_WAY:
             reset = context.way.set(back + front, wheel)
             key["reset"] = reset.as_dict()
-            text += f" Reset the house way: {reset.explanation}."
+            text.append(Message(N_("Reset the house way: %(explanation)s."),
+                                explanation=reset.explanation))
             if correct:
                 new_front = parse_cards(answer["front"], 2)
                 new_back = tuple(c for c in back + front if c not in new_front)
                 correct = same_value(new_back, new_front, reset.back, reset.front, wheel)
-        return Grade(correct, rule, key, text)
+        return Grade(correct, rule, key, Joined(text))
 
     def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
                  context: DrillContext, grade: Grade | None = None,
@@ -214,8 +215,8 @@ class FoulCheckDrill(Drill):
         grade = grade or self.grade(question, answer or self.probe(question), context)
         key = grade.correct_answer
         wheel = context.table.wheel
-        back = evaluate5(parse_cards(question["back"], 5), wheel).description
-        front = evaluate2(parse_cards(question["front"], 2)).description
+        back = evaluate5(parse_cards(question["back"], 5), wheel).name
+        front = evaluate2(parse_cards(question["front"], 2)).name
         said: Text
         if answer is None:
             said = NO_ANSWER

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
-from ..messages import N_, Message
+from ..messages import N_, Joined, Message
 from .base import Drill, DrillContext, Grade, register
 from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .schema import Fields, OneOf, Schema
@@ -138,13 +138,13 @@ class HandReadingDrill(Drill):
         rng.shuffle(shown_b)
         return {"mode": "compare", "a": card_list(shown_a), "b": card_list(shown_b)}
 
-    def _key(self, question: dict[str, Any], wheel: str) -> tuple[str, str, str]:
+    def _key(self, question: dict[str, Any], wheel: str) -> tuple[str, str, Message | Joined]:
         if question["mode"] == "category":
             value = evaluate(parse_cards(question["hand"], 5), wheel)
             rule = f"reading.{value.category.slug.replace('_', '-')}"
             if value.joker_as:
                 rule += ".joker"
-            return value.category.slug, rule, value.description
+            return value.category.slug, rule, Joined((value.name,))
         a = parse_cards(question["a"], (5, 2))
         b = parse_cards(question["b"], len(a))
         outcome = compare(a, b, wheel)
@@ -152,7 +152,15 @@ class HandReadingDrill(Drill):
         size = "five" if len(a) == 5 else "two"
         rule = f"reading.{'copy' if winner == 'copy' else 'compare'}.{size}"
         va, vb = evaluate(a, wheel), evaluate(b, wheel)
-        return winner, rule, f"A: {va.description}. B: {vb.description}."
+        return winner, rule, Message(N_("A: %(a)s. B: %(b)s."), a=va.name, b=vb.name)
+
+    @staticmethod
+    def _compared(question: dict[str, Any], wheel: str) -> Message:
+        """Return the two hands in words, as the grade's explanation says them without its stop."""
+        a = parse_cards(question["a"], (5, 2))
+        b = parse_cards(question["b"], len(a))
+        return Message(N_("A: %(a)s. B: %(b)s"), a=evaluate(a, wheel).name,
+                       b=evaluate(b, wheel).name)
 
     def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
         """Return the reading rule the question tests."""
@@ -188,15 +196,16 @@ class HandReadingDrill(Drill):
         if "category" in key:
             said = NO_ANSWER if answer is None else \
                 Message(N_("You named it %(category)s"), category=category_message(answer["category"]))
+            value = evaluate(parse_cards(question["hand"], 5), context.table.wheel)
             right: Text = Message(N_("it is %(category)s (%(explanation)s)"),
                                   category=category_message(key["category"]),
-                                  explanation=grade.explanation)
+                                  explanation=value.name)
         else:
             said = NO_ANSWER if answer is None else \
                 Message(N_("You said %(winner)s"), winner=Message(WINNER_WORDS[answer["winner"]]))
             right = Message(N_("%(winner)s (%(explanation)s)"),
                             winner=Message(WINNER_WORDS[key["winner"]]),
-                            explanation=grade.explanation.rstrip("."))
+                            explanation=self._compared(question, context.table.wheel))
         return book_feedback(correct, said, right, grade.rule_id, grade.explanation, timed_out)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from ..cards import card_list, parse_cards
 from ..hands import evaluate2
 from ..house_way import HouseWaySetting
-from ..messages import N_, Message
+from ..messages import N_, Joined, Lowered, Message
 from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
@@ -57,14 +57,12 @@ class HouseWayDrill(Drill):
         back_cards = tuple(c for c in seven if c not in front_cards)
         key = self.key(question, context)
         correct = same_value(back_cards, front_cards, key.back, key.front, wheel)
-        note = ""
-        if not correct and is_foul(back_cards, front_cards, wheel):
-            note = " Your setting was fouled."
         return Grade(
             correct=correct,
             rule_id=key.rule,
             correct_answer=key.as_dict(),
-            explanation=key.explanation + "." + note,
+            explanation=setting_explanation(
+                key, not correct and is_foul(back_cards, front_cards, wheel)),
         )
 
     def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
@@ -73,6 +71,13 @@ class HouseWayDrill(Drill):
         """Say how the trainee set the hand, how the house way sets it, and the sheet's rule."""
         grade = grade or self.grade(question, answer or self.probe(question), context)
         return set_hand_feedback(question["cards"], answer, grade, context, timed_out)
+
+
+def setting_explanation(key: HouseWaySetting, fouled: bool) -> Message | Joined:
+    """How the house way sets the hand (the sheet's explanation, a house way's own text,
+    which the web puts in the reader's language) and, when the trainee's setting fouls, so."""
+    said = Message(N_("%(explanation)s."), explanation=key.explanation)
+    return Joined((said, Message(N_("Your setting was fouled.")))) if fouled else said
 
 
 def set_hand_feedback(seven: list[str], answer: dict[str, Any] | None, grade: Grade,
@@ -91,9 +96,9 @@ def set_hand_feedback(seven: list[str], answer: dict[str, Any] | None, grade: Gr
     right: Text = Message(N_("the house way puts %(cards)s in front"),
                           cards=cards_words(key_front))
     if len(key_front) == 2:
-        words = evaluate2(parse_cards(key_front, 2)).description
-        if words[1:2].islower():  # "Pair of eights" -> "pair of eights"; "K-7" stays
-            words = words[0].lower() + words[1:]
+        name = evaluate2(parse_cards(key_front, 2)).name
+        # "Pair of eights" -> "pair of eights"; "K-7" stays
+        words: Any = Lowered(name) if name.english[1:2].islower() else name
         right = Message(N_("the house way puts %(cards)s in front (%(hand)s)"),
                         cards=cards_words(key_front), hand=words)
     correct = grade.correct and answer is not None and not timed_out

@@ -25,7 +25,7 @@ from ..action import POSITIONS, action_position, deal_order, pile_order, table_p
 from ..cards import Card, card_list, deal_piles, parse_cards
 from ..hands import is_queen_high_pai_gow
 from ..house_way import HouseWay, HouseWaySetting, rule_family
-from ..messages import N_, Message, refusal
+from ..messages import N_, Joined, Message, Money, refusal
 from ..setting import is_foul, same_value, splits
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from ..side_bets import load_table
@@ -33,9 +33,9 @@ from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import Feedback, Part, Text, amount, parts_feedback, rate_message
-from .house_way_drill import set_hand_feedback
+from .house_way_drill import set_hand_feedback, setting_explanation
 from .schema import MAX_CENTS, Cards, Each, Fields, ListOf, Maybe, OneOf, Schema, Whole
-from .settlement_drill import BETS_DOLLARS, _queen_high_banker, queen_high_note, seat_part
+from .settlement_drill import BETS_DOLLARS, _queen_high_banker, queen_high_message, seat_part
 from .side_bet_parts import (
     draw_side_bets,
     graded_parts,
@@ -363,12 +363,14 @@ class RoundDrill(Drill):
                           "seat": table_position(banker_seat, pile_order(total)[pile]),
                           "dead": pos is None})
         dead = [p["seat"] for p in piles if p["dead"]]
-        dead_text = (f" Dead piles (empty seats): {', '.join(map(str, dead))}."
-                     if dead else " No seat is empty, so no pile is dead.")
-        text = (f"Dice total {total}: count {position} counter-clockwise from the banker "
-                f"(seat {banker_seat} is 1), so seat {right} gets the first pile and the "
-                f"rest follow counter-clockwise.{dead_text} The four cards left over are "
-                "never used.")
+        text = Joined((
+            Message(N_("Dice total %(total)s: count %(position)s counter-clockwise from the "
+                       "banker (seat %(banker)s is 1), so seat %(seat)s gets the first pile "
+                       "and the rest follow counter-clockwise."),
+                    total=total, position=position, banker=banker_seat, seat=right),
+            Message(N_("Dead piles (empty seats): %(seats)s."), seats=Joined(dead, ", "))
+            if dead else Message(N_("No seat is empty, so no pile is dead.")),
+            Message(N_("The four cards left over are never used."))))
         return Grade(seat == right, self.rule_of(question, context),
                      {"seat": right, "position": position, "piles": piles}, text)
 
@@ -380,9 +382,8 @@ class RoundDrill(Drill):
         key = self._banker_key(question, context)
         wheel = context.table.wheel
         correct = same_value(back, front, key.back, key.front, wheel)
-        note = " Your setting was fouled." if not correct and is_foul(back, front, wheel) else ""
         return Grade(correct, self.rule_of(question, context), key.as_dict(),
-                     key.explanation + "." + note)
+                     setting_explanation(key, not correct and is_foul(back, front, wheel)))
 
     def settle_all(self, question: dict[str, Any], context: DrillContext) -> list[Settlement]:
         """Settle every player's hand (and the dealer's, when a player banks) against the banker."""
@@ -450,8 +451,9 @@ class RoundDrill(Drill):
         priority = ("round.settle.outcome", "round.settle.order", "round.settle.amount",
                     "round.settle.banker-commission")
         right = sum(p["correct"] for p in parts)
-        text = (f"{right} of {len(parts)} seats settled right. Losers are taken first, "
-                "then winners are paid net of commission; pushes are left in place.")
+        text: list[Message] = [Message(N_(
+            "%(right)s of %(count)s seats settled right. Losers are taken first, then winners "
+            "are paid net of commission; pushes are left in place."), right=right, count=len(parts))]
         keys = self.side_keys(question, context)
         side_missed: list[str] = []
         if keys:
@@ -459,19 +461,22 @@ class RoundDrill(Drill):
             side_missed = [p["rule_id"] for p in side_parts if not p["correct"]]
             parts += side_parts
             correct_answer["side"] = [{"seat": k["seat"], **key_answer(k)} for k in keys]
-            text += (f" {sum(p['correct'] for p in side_parts)} of {len(side_parts)} "
-                     "side-bet payments right (side bets are against the house).")
+            text.append(Message(N_("%(right)s of %(count)s side-bet payments right (side bets "
+                                   "are against the house)."),
+                                right=sum(p["correct"] for p in side_parts), count=len(side_parts)))
         rule_id = (min(errors, key=priority.index) if errors
                    else side_missed[0] if side_missed else self.rule_of(question, context))
         errors += side_missed
         if "round.settle.order" in errors:
-            text += " A winner was paid before every loser was taken."
-        text += queen_high_note(question["banker"], context)
+            text.append(Message(N_("A winner was paid before every loser was taken.")))
+        note = queen_high_message(question["banker"], context)
+        if note is not None:
+            text.append(note)
         if player_banker:
-            text += (f" The bank's net is ${correct_answer['banker_net_cents'] / 100:.2f}; "
-                     f"its commission is "
-                     f"${correct_answer['banker_commission_cents'] / 100:.2f}.")
-        return Grade(not errors, rule_id, correct_answer, text, tuple(parts))
+            text.append(Message(N_("The bank's net is %(net)s; its commission is %(commission)s."),
+                                net=Money(correct_answer["banker_net_cents"], sign_inside=True),
+                                commission=Money(correct_answer["banker_commission_cents"])))
+        return Grade(not errors, rule_id, correct_answer, Joined(text), tuple(parts))
 
     def side_keys(self, question: dict[str, Any], context: DrillContext) -> list[dict[str, Any]]:
         """Return the key of each seat's side bet at the settle step (none without side bets).

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..cards import RANK_CHARS, RANK_PLURALS
 from ..hands import rank2
-from ..messages import N_, Joined, Message
+from ..messages import N_, Capital, Joined, Message
 from . import kinds as K
 from . import words as W
 from .facts import HOLD_BIT, POOL_BIT, SF_BIT, shape_facts, shapes
@@ -83,15 +83,17 @@ class EditError(ValueError):
 
 # --- what the form offers ----------------------------------------------------------
 
+# The labels are marked for the catalogues: the editor's problems quote them as values
+# the web translates (``Message(label)``, issue 19).
 SHAPE_LABELS: dict[str, str] = {
-    "no-pair": "no-pair", "one-pair": "one-pair", "two-pair": "two-pair",
-    "three-pair": "three-pair", "trips": "trips", "full-house": "full house",
-    "trips-two-pair": "trips + two pair", "two-trips": "two sets of trips",
-    "quads": "four of a kind", "quads-pair": "four of a kind + a pair",
-    "quads-trips": "four of a kind + trips", "five-aces": "five aces",
+    "no-pair": N_("no-pair"), "one-pair": N_("one-pair"), "two-pair": N_("two-pair"),
+    "three-pair": N_("three-pair"), "trips": N_("trips"), "full-house": N_("full house"),
+    "trips-two-pair": N_("trips + two pair"), "two-trips": N_("two sets of trips"),
+    "quads": N_("four of a kind"), "quads-pair": N_("four of a kind + a pair"),
+    "quads-trips": N_("four of a kind + trips"), "five-aces": N_("five aces"),
 }
 CODE_LABELS: dict[str, str] = {code: SHAPE_LABELS[name] for code, name in K.SHAPE_NAMES.items()}
-CODE_LABELS.update({"511": "five aces without a pair", "52": "five aces with a pair"})
+CODE_LABELS.update({"511": N_("five aces without a pair"), "52": N_("five aces with a pair")})
 HOLD_LABELS: dict[str, str] = {"straight": "a straight", "flush": "a flush",
                                "straight-flush": "a straight flush", "royal": "a royal flush"}
 TEXT_FIELDS = {"name": N_("The short name"), "title": N_("The title"),
@@ -125,6 +127,24 @@ class ConditionField:
     help: str = ""
 
 
+def _kind_words(kind: K.Kind) -> Message:
+    """Return ``_kind_label`` as a message: the shape's label translated (the placing's words,
+    ``front_text``, stay as written, as on the editor's form)."""
+    if kind.front is None:
+        return Message(N_("Straight or flush: the best S/F setting of a pool"))
+    shape = SHAPE_LABELS[next(s for s in K.SHAPES if s in kind.shapes)]
+    return Message(N_("%(shape)s: %(front)s in front"), shape=Capital(Message(shape)),
+                   front=kind.front_text)
+
+
+def _shape_message(shapes: Iterable[str]) -> Message | Joined | str:
+    """Return ``_shape_words`` as a message whose labels are translated."""
+    names = [Message(SHAPE_LABELS[s]) for s in K.SHAPES if s in set(shapes)]
+    if len(names) <= 1:
+        return names[0] if names else Message(N_("such"))
+    return Message(N_("%(some)s or %(last)s"), some=Joined(names[:-1], ", "), last=names[-1])
+
+
 def _kind_label(kind: K.Kind) -> str:
     if kind.front is None:
         return "Straight or flush: the best S/F setting of a pool"
@@ -140,29 +160,29 @@ _SHAPE_CHOICES = tuple((s, SHAPE_LABELS[s]) for s in K.SHAPES)
 _YES_NO = (("true", "yes"), ("false", "no"))
 _POOL_CHOICES = tuple((p, desc) for p, (desc, _) in K.POOLS.items())
 CONDITION_FIELDS: list[ConditionField] = [
-    ConditionField("shapes", "Hand shapes", "shapes", _SHAPE_CHOICES,
+    ConditionField("shapes", N_("Hand shapes"), "shapes", _SHAPE_CHOICES,
                    "The rule is for these hands only."),
-    ConditionField("sf", "Has a straight or flush", "bool", _YES_NO),
-    ConditionField("pair", "The pair (one pair only)", "range", (), "A rank or a range: 9, 2-6, J-K."),
-    ConditionField("high_pair", "The higher pair", "range", (), "A rank or a range: A, T-K."),
-    ConditionField("low_pair", "The lower pair", "range", (), "A rank or a range: 2-6."),
-    ConditionField("trips", "The trips", "range", (), "A rank or a range."),
-    ConditionField("quads", "The four of a kind", "range", (), "A rank or a range."),
-    ConditionField("pair_groups", "The two pairs' rank groups", "pair-groups", (),
+    ConditionField("sf", N_("Has a straight or flush"), "bool", _YES_NO),
+    ConditionField("pair", N_("The pair (one pair only)"), "range", (), "A rank or a range: 9, 2-6, J-K."),
+    ConditionField("high_pair", N_("The higher pair"), "range", (), "A rank or a range: A, T-K."),
+    ConditionField("low_pair", N_("The lower pair"), "range", (), "A rank or a range: 2-6."),
+    ConditionField("trips", N_("The trips"), "range", (), "A rank or a range."),
+    ConditionField("quads", N_("The four of a kind"), "range", (), "A rank or a range."),
+    ConditionField("pair_groups", N_("The two pairs' rank groups"), "pair-groups", (),
                    "Combinations of this sheet's rank groups."),
-    ConditionField("singletons", "The singletons, exactly", "ranks", (),
+    ConditionField("singletons", N_("The singletons, exactly"), "ranks", (),
                    "Every singleton's rank, such as A K."),
-    ConditionField("ace", "An ace singleton (the joker counts)", "bool", _YES_NO),
-    ConditionField("king_or_ace", "A king or ace singleton", "bool", _YES_NO),
-    ConditionField("ace_and_face", "An ace and a J, Q or K singleton", "bool", _YES_NO),
-    ConditionField("holds", "Holds (all of these)", "holds", tuple(HOLD_LABELS.items())),
-    ConditionField("pool_empty", "No straight-or-flush setting in the pool", "pool", _POOL_CHOICES),
-    ConditionField("beats_pool", "This rule's front beats the best front of the pool", "pool",
+    ConditionField("ace", N_("An ace singleton (the joker counts)"), "bool", _YES_NO),
+    ConditionField("king_or_ace", N_("A king or ace singleton"), "bool", _YES_NO),
+    ConditionField("ace_and_face", N_("An ace and a J, Q or K singleton"), "bool", _YES_NO),
+    ConditionField("holds", N_("Holds (all of these)"), "holds", tuple(HOLD_LABELS.items())),
+    ConditionField("pool_empty", N_("No straight-or-flush setting in the pool"), "pool", _POOL_CHOICES),
+    ConditionField("beats_pool", N_("This rule's front beats the best front of the pool"), "pool",
                    _POOL_CHOICES),
-    ConditionField("front_at_least", "This rule's front is at least", "threshold", (),
+    ConditionField("front_at_least", N_("This rule's front is at least"), "threshold", (),
                    "K (a king or better), A-J, J."),
-    ConditionField("any", "Any one of these", "any", (), "Alternatives: one must hold."),
-    ConditionField("not", "Not this", "not", (), "A condition that must not hold."),
+    ConditionField("any", N_("Any one of these"), "any", (), "Alternatives: one must hold."),
+    ConditionField("not", N_("Not this"), "not", (), "A condition that must not hold."),
 ]
 _FIELD_LABEL = {f.key: f.label for f in CONDITION_FIELDS}
 _RANGE_KEYS = ("pair", "high_pair", "low_pair", "trips", "quads")
@@ -525,7 +545,7 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
         errors.add(f"{path}.when.shapes",
                    Message(N_("This rule is for %(shapes)s hands, but its section is only for "
                               "%(section)s hands, so it can never apply."),
-                           shapes=_shape_words(own), section=_shape_words(section_shapes)))
+                           shapes=_shape_message(own), section=_shape_message(section_shapes)))
         return
     if kind is None:
         return
@@ -534,8 +554,8 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
         errors.add(f"{path}.when.shapes",
                    Message(N_("A '%(kind)s' rule can only set %(shapes)s hands, but %(bad)s "
                               "hands can reach this rule: choose the hand shapes it is for."),
-                           kind=_kind_label(kind), shapes=_shape_words(kind.shapes),
-                           bad=_shape_words(bad)))
+                           kind=_kind_words(kind), shapes=_shape_message(kind.shapes),
+                           bad=_shape_message(bad)))
         return
     if len(errors) != before or not section_ok or groups is None:
         return
@@ -558,8 +578,8 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                 errors.add(f"{path}.id",
                            Message(N_("A '%(kind)s' rule cannot set %(shape)s hands, and this "
                                       "rule's condition lets one reach it: narrow its "
-                                      "condition."), kind=_kind_label(kind),
-                                   shape=CODE_LABELS[code]))
+                                      "condition."), kind=_kind_words(kind),
+                                   shape=Message(CODE_LABELS[code])))
                 break
     # The English explanation's words, then each translation's (issue 19) that it lacks.
     checks = [(f"{path}.explain", N_("explanation"), f) for f in fields]
@@ -633,7 +653,7 @@ def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]]
                                       value=_quote(key)))
         elif key in K.POST_KEYS and not post:
             errors.add(kpath, Message(N_("'%(test)s' tests a rule's own front, so it belongs in a "
-                                         "rule's condition, not here."), test=_FIELD_LABEL[key]))
+                                         "rule's condition, not here."), test=Message(_FIELD_LABEL[key])))
         elif key == "shapes":
             if not isinstance(value, list) or not value:
                 errors.add(kpath, Message(N_("Choose at least one hand shape.")))
@@ -645,7 +665,7 @@ def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]]
         elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
                 errors.add(kpath, Message(N_("'%(test)s' is answered yes or no."),
-                                          test=_FIELD_LABEL[key]))
+                                          test=Message(_FIELD_LABEL[key])))
         elif key in _RANGE_KEYS:
             _, err = _parse_range(value)
             if err:
