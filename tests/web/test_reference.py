@@ -16,7 +16,6 @@ from trainer.engine.house_way import load, preset_names
 from trainer.engine.profiles import PROFILES, Rounding, TableProfile
 from trainer.models import Role
 from trainer.services.reference_examples import EXAMPLE_WHEEL, rule_examples
-from trainer.web.reference import ROUNDING_WORDS
 from web.helpers import login
 
 PRESETS = preset_names()
@@ -193,7 +192,10 @@ def test_chart_takes_the_commission_under_the_profiles_rounding(
     html = text_of(signed_in.get("/commission-chart?profile=test-room"))
     rows = {int(r[0]): (r[2], r[3]) for r in chart_rows(html)}
     assert rows[bet] == (commission, paid)
-    assert ROUNDING_WORDS[rounding] in html
+    words = {Rounding.CENT: "exact to the cent (half a cent rounds up)",
+             Rounding.QUARTER_UP: "rounded up to the next $0.25",
+             Rounding.DOLLAR_UP: "rounded up to the next $1.00"}
+    assert words[rounding] in html
 
 
 def test_chart_starts_at_the_table_minimum(signed_in: FlaskClient,

@@ -161,3 +161,12 @@ def test_times_are_shown_in_the_readers_zone_own_then_room_then_browser(
         from trainer.models import Attempt
         answered = db.session.execute(db.select(Attempt.answered_at)).scalar_one()
         assert answered == datetime(2024, 5, 1, 12, 0, 4, tzinfo=UTC)
+
+
+def test_hand_reading_rules_name_their_hand_size_in_words(app) -> None:
+    """The drill's rule ids name the size as a word (reading.compare.five): the page
+    says "five-card", never the id's English word dropped into a sentence."""
+    with app.test_request_context():
+        assert names.rule_name("reading.compare.five") == "Reading: which five-card hand wins"
+        assert names.rule_name("reading.compare.two") == "Reading: which two-card hand wins"
+        assert names.rule_name("reading.copy.five") == "Reading: a copy of five-card hands"

@@ -213,6 +213,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(languages.money, "money")
     app.add_template_filter(engine_words.say, "say")
     app.add_template_filter(percent, "percent")
+    app.add_template_filter(languages.number, "number")
     app.add_template_filter(time_zones.local_date, "local_date")
     app.add_template_filter(seconds, "seconds")
     # Translations looked up once per request, not per string (trainer/web/i18n.py).

@@ -125,13 +125,19 @@ class EdgeForm(FlaskForm):
     """The edge change: which table rules, how many deals."""
 
     profile = SelectField(_l("Table rules"))
-    deals = StringField(_l("Deals to simulate"), default=f"{DEALS_DEFAULT:,}")
+    deals = StringField(_l("Deals to simulate"), default=str(DEALS_DEFAULT))
     submit = SubmitField(_l("Simulate"))
 
 
 def deals_value(text: str | None) -> int | None:
-    """Return the typed number of deals (commas allowed), or None when it is not a whole number."""
-    cleaned = (text or "").strip().replace(",", "").replace(" ", "").replace("_", "")
+    """Return the typed number of deals, or None when it is not a whole number.
+
+    A whole number has no decimals, so any language's digit grouping is read: "1,000,000",
+    "1.000.000", "1 000 000" (with a plain, no-break or thin space) and "1'000'000".
+    """
+    cleaned = (text or "").strip()
+    for mark in (",", ".", " ", "\u00a0", "\u202f", "'", "_"):
+        cleaned = cleaned.replace(mark, "")
     if not cleaned.isdigit() or len(cleaned) > 9:
         return None
     return int(cleaned)

@@ -18,6 +18,7 @@ from trainer.engine.hands import Wheel
 from trainer.engine.house_way import editing
 from trainer.engine.house_way import kinds as engine_kinds
 from trainer.web.house_way_forms import condition_fields, pair_group_words, split_rule_path
+from trainer.web.languages import number
 from trainer.web.names import family_name
 
 
@@ -230,8 +231,8 @@ def _points(value: Any) -> float | None:
 
 def _signed(points: float) -> str:
     """Return a change of the house's share in words: "0.02 points less"."""
-    amount = f"{abs(points):.2f}"
-    if amount == "0.00":
+    amount = number(abs(points), 2)
+    if round(abs(points), 2) == 0:
         return _("no change")
     return _("%(points)s points more", points=amount) if points > 0 else \
         _("%(points)s points less", points=amount)
@@ -256,8 +257,8 @@ def edge_words(result: Mapping[str, Any]) -> dict[str, Any]:
         sentence = _("the house keeps exactly the same share of every bet: no deal ended "
                      "differently")
     elif change is not None:
-        amount = f"{abs(change):.2f}"
-        if amount == "0.00":
+        amount = number(abs(change), 2)
+        if round(abs(change), 2) == 0:
             sentence = _("the house keeps about the same share of every bet")
         elif change > 0:
             sentence = _("the house keeps about %(points)s points more of every bet",
@@ -266,10 +267,10 @@ def edge_words(result: Mapping[str, Any]) -> dict[str, Any]:
             sentence = _("the house keeps about %(points)s points less of every bet",
                          points=amount)
         if low is not None and high is not None:
-            if amount != "0.00" and (low > 0) == (high > 0) == (change > 0) and low * high > 0:
+            if round(abs(change), 2) != 0 and (low > 0) == (high > 0) == (change > 0) and low * high > 0:
                 first, last = sorted((abs(low), abs(high)))
                 sentence += " " + _("(95%% interval %(low)s to %(high)s points)",
-                                    low=f"{first:.2f}", high=f"{last:.2f}")
+                                    low=number(first, 2), high=number(last, 2))
             else:
                 sentence += " " + _("(95%% interval: from %(low)s to %(high)s)",
                                     low=_signed(low), high=_signed(high))

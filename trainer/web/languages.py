@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from babel import Locale
-from babel.numbers import format_currency, get_currency_symbol
+from babel.numbers import format_currency, format_decimal, get_currency_symbol
 from flask import g, has_request_context, request
 from flask_babel import get_locale
 from flask_login import current_user
@@ -193,3 +193,14 @@ def currency_sign() -> str:
 def amount_placeholder() -> str:
     """Return an empty amount as the reader types one ("0,00"), for amount fields."""
     return page_money_format().number(0)
+
+
+def number(value: Any, digits: int | None = None) -> str:
+    """Write a number in the reader's language: "1,000,000" in English, "1.000.000" in
+    Spanish, "1 000 000" in Russian; ``digits`` fixes the decimals ("2.678", "2,678")."""
+    if value is None:
+        return "—"
+    if digits is None:
+        return format_decimal(value, locale=language())
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return format_decimal(round(float(value), digits), format=pattern, locale=language())

@@ -81,6 +81,7 @@ from trainer.web.house_way_words import (
     rule_kind,
     sections_in_words,
 )
+from trainer.web.languages import number
 from trainer.web.names import profile_name
 
 bp = Blueprint("manager_ways", __name__, url_prefix="/manager/house-ways")
@@ -654,7 +655,7 @@ def edge_way(way_id: int) -> str | Response:
         hands = deals_value(form.deals.data)
         if hands is None or not DEALS_MIN <= hands <= DEALS_MAX:
             add_error(form, "deals", _("Simulate from %(least)s to %(most)s deals, such as "
-                                       "1,000,000.", least=f"{DEALS_MIN:,}", most=f"{DEALS_MAX:,}"))
+                                       "1,000,000.", least=number(DEALS_MIN), most=number(DEALS_MAX)))
             valid = False
         if form.profile.data not in profiles:
             add_error(form, "profile", _("Choose table rules from the list."))
@@ -680,7 +681,7 @@ def edge_way(way_id: int) -> str | Response:
     hands = deals_value(request.args.get("deals")) or DEALS_DEFAULT
     if not DEALS_MIN <= hands <= DEALS_MAX:
         hands = DEALS_DEFAULT
-    form.profile.data, form.deals.data = profile, f"{hands:,}"
+    form.profile.data, form.deals.data = profile, number(hands)
     job = _job_view(jobs.latest(edge_key(data, reference, profile, hands))) if reference else None
     result = edge_words(job["result"]) if job and job["status"] == "done" and job["result"] \
         else None

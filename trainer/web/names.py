@@ -83,7 +83,9 @@ OUTCOMES = {
     "a": _l("Hand A"), "b": _l("Hand B"), "correct": _l("Right"), "wrong": _l("Wrong"),
     "timed_out": _l("Timed out"), "passed": _l("Passed"), "failed": _l("Not passed"),
 }
-CARD_COUNTS = {"2": _l("two-card"), "5": _l("five-card"), "7": _l("seven-card")}
+# The hand-reading rule ids name the size in words (reading.compare.five); digits kept for old rows.
+CARD_COUNTS = {"two": _l("two-card"), "five": _l("five-card"), "seven": _l("seven-card"),
+               "2": _l("two-card"), "5": _l("five-card"), "7": _l("seven-card")}
 
 
 def words_of(slug: object) -> str:

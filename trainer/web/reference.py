@@ -24,6 +24,7 @@ from flask import (
 )
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -54,15 +55,20 @@ CHART_MIN_CENTS = 500
 CHART_MAX_CENTS = 50_000
 CHART_COLUMNS = 3
 DECK_ORDER = [r + s for r in "AKQJT98765432" for s in "shdc"] + ["JK"]
-ROUNDING_WORDS = {
-    Rounding.CENT: "exact to the cent (half a cent rounds up)",
-    Rounding.QUARTER_UP: "rounded up to the next $0.25",
-    Rounding.DOLLAR_UP: "rounded up to the next $1",
-}
+# How a commission is rounded, in the reader's language and currency (rounding_words).
+ROUNDING_STEP_CENTS = {Rounding.QUARTER_UP: 25, Rounding.DOLLAR_UP: 100}
 WHEEL_WORDS = {
-    Wheel.SECOND_HIGHEST: "A-2-3-4-5 is the second-highest straight",
-    Wheel.LOWEST: "A-2-3-4-5 is the lowest straight",
+    Wheel.SECOND_HIGHEST: _l("A-2-3-4-5 is the second-highest straight"),
+    Wheel.LOWEST: _l("A-2-3-4-5 is the lowest straight"),
 }
+
+
+def rounding_words(rounding: Rounding) -> str:
+    """Say how a commission is rounded: "exact to the cent", "rounded up to the next $0.25"."""
+    step = ROUNDING_STEP_CENTS.get(rounding)
+    if step is None:
+        return _("exact to the cent (half a cent rounds up)")
+    return _("rounded up to the next %(amount)s", amount=money(step))
 
 
 class PdfUnavailable(RuntimeError):
@@ -391,7 +397,7 @@ def commission_chart_page() -> str:
         profiles=choices,
         columns=_columns(rows, CHART_COLUMNS),
         rows=rows,
-        rounding=ROUNDING_WORDS[profile.commission_rounding],
+        rounding=rounding_words(profile.commission_rounding),
         step=money(CHIP_STEP_CENTS),
         money=money,
     )
