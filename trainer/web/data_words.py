@@ -54,7 +54,7 @@ def describe_profile(profile: Any) -> str:
         rounding = {"cent": _("rounded to the cent"), "quarter_up": _("rounded up to a quarter"),
                     "dollar_up": _("rounded up to a dollar")}
         percent = (Decimal(profile.commission_rate) * 100).normalize()
-        text = _("%(percent)s%% commission on wins, %(rounding)s", percent=f"{percent:f}",
+        text = _("%(percent)s%% commission on wins, %(rounding)s", percent=languages.number(percent),
                  rounding=rounding.get(str(profile.commission_rounding.value),
                                        str(profile.commission_rounding.value)))
     if profile.side_bets:
