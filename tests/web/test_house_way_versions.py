@@ -283,8 +283,9 @@ def test_publish_is_refused_until_a_clean_check_of_this_exact_draft_finished(
     with app.app_context():
         with pytest.raises(house_ways.PublishRefused) as refused:
             house_ways.publish(way_id, "", manager.id)
-        assert "3 hands foul" in refused.value.reason
-        assert "no rule decides 1 hand" in refused.value.reason
+        reason = str(refused.value.reason)  # a Message: its English sentence
+        assert "3 hands foul" in reason
+        assert "no rule decides 1 hand" in reason
         assert house_ways.versions(way_id) == []
         db.session.execute(db.delete(Job))
         db.session.commit()
