@@ -89,7 +89,14 @@ def stored_way(ref: str) -> HouseWay:
     info = click.get_current_context().find_object(ScriptInfo)
     app = info.load_app() if info is not None else create_app()
     with app.app_context():
-        return get()
+        try:
+            return get()
+        finally:
+            if info is None:
+                # The app was made here, for this one look-up: close its connections
+                # now rather than leave them to the garbage collector.
+                from trainer.extensions import db
+                db.engine.dispose()
 
 
 def _chosen(name: str | None, path: str | None, what: str, table: bool = True
