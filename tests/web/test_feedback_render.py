@@ -42,7 +42,8 @@ OLD_FEEDBACK = """{% from "drills/_answers.html" import right_answer, feedback_p
   {#- The worked-out line is written in the reader's language and money since issue 19
       (web/way_words.py worked_out: "-$65.00" where the engine's English says "$-65.00"):
       drawn here the same way, so the rest of the partial is what is compared. #}
-  <dt>{{ _("How it is worked out") }}</dt><dd class="explanation">{{ worked_out(grade, fb, grade.explanation) }}</dd>
+  <dt>{{ _("How it is worked out") }}</dt><dd class="explanation">{{ worked_out(
+      grade, fb, grade.explanation) }}</dd>
 </dl>
 {{ feedback_parts(kind, grade) }}"""
 
