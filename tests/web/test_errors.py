@@ -5,6 +5,7 @@ import pytest
 from flask import abort
 
 from trainer import create_app
+from trainer.extensions import db
 from web.helpers import login
 
 
@@ -34,7 +35,9 @@ def failing_app(app_config, tmp_path, monkeypatch):
     def bad() -> str:
         abort(400)
 
-    return app
+    yield app
+    with app.app_context():  # close its pooled connections (PostgreSQL: no open one is left to GC)
+        db.engine.dispose()
 
 
 def test_500_page(failing_app) -> None:
