@@ -14,10 +14,15 @@ request and the load average.
 Figures go in docs/operations.md ("Cost of a question and an answer").
 
     .venv/bin/python bench/request_cost_bench.py [N]              # SQLite file in /tmp
+    .venv/bin/python bench/request_cost_bench.py N --language es  # a Spanish reader
+    .venv/bin/python bench/request_cost_bench.py N --profile /tmp/answer.prof  # cProfile the
+        # question and answer calls (one file each: question.prof, answer.prof)
     DATABASE_URL=postgresql+psycopg://... .venv/bin/python bench/request_cost_bench.py
 """
 from __future__ import annotations
 
+import argparse
+import cProfile
 import os
 import re
 import statistics
@@ -50,7 +55,15 @@ def _median_p95(values: list[float]) -> str:
 
 
 def main() -> None:
-    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pairs", nargs="?", type=int, default=300)
+    parser.add_argument("--language", default=None,
+                        help="the trainee's language (en, es, pt, it, ru); default: the installation's")
+    parser.add_argument("--profile", default=None,
+                        help="cProfile the question and answer calls into <stem>.question.prof and "
+                             "<stem>.answer.prof (timings then include the profiler's cost)")
+    args = parser.parse_args(sys.argv[1:])
+    pairs = args.pairs
     tmp = tempfile.mkdtemp(prefix="request-cost-")
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/bench.sqlite3"
     os.environ["TRAINER_INSTANCE_PATH"] = tmp
@@ -59,7 +72,7 @@ def main() -> None:
     with app.app_context():
         db.drop_all()
         db.create_all()
-        user = User(name="Bench", login="bench", role=Role.TRAINEE)
+        user = User(name="Bench", login="bench", role=Role.TRAINEE, language=args.language)
         user.set_password(PASSWORD)
         db.session.add(user)
         db.session.commit()
@@ -76,8 +89,14 @@ def main() -> None:
     server = [0.0, 0.0]
     inner = app.wsgi_app
 
+    profilers = {"question": cProfile.Profile(), "answer": cProfile.Profile()}
+    profiling = [""]
+
     def server_timed(environ: Any, start_response: Any) -> list[bytes]:
+        profiler = profilers.get(profiling[0]) if args.profile else None
         start, start_cpu = time.perf_counter(), time.thread_time()
+        if profiler is not None:
+            profiler.enable()
         body = inner(environ, start_response)
         try:
             chunks = list(body)
@@ -85,6 +104,8 @@ def main() -> None:
             close = getattr(body, "close", None)
             if close is not None:
                 close()
+            if profiler is not None:
+                profiler.disable()
         server[:] = [(time.perf_counter() - start) * 1000, (time.thread_time() - start_cpu) * 1000]
         return chunks
 
@@ -125,8 +146,10 @@ def main() -> None:
     session_id = new_session()
     load_before = _loadavg()
     for i in range(WARMUP + pairs):
+        profiling[0] = "question" if i >= WARMUP else ""
         ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/question",
                                 json={}, headers=headers)
+        profiling[0] = ""
         body = response.get_json()
         if body["finished"]:
             session_id = new_session()
@@ -138,9 +161,11 @@ def main() -> None:
             served_cpu["question"].append(server[1])
             counts["question"].add(n)
         answer = right(session_id, body["position"])
+        profiling[0] = "answer" if i >= WARMUP else ""
         ms, n, response = timed(client.post, f"/drills/sessions/{session_id}/answer",
                                 json={"position": body["position"], "answer": answer},
                                 headers=headers)
+        profiling[0] = ""
         assert response.status_code == 200, response.get_json()
         if i >= WARMUP:
             times["answer"].append(ms)
@@ -154,7 +179,8 @@ def main() -> None:
             cpu["healthz"].append(last_cpu[0])
             served["healthz"].append(server[0])
             served_cpu["healthz"].append(server[1])
-    print(f"database: {engine.dialect.name}; {pairs} question+answer pairs after {WARMUP} warm-up")
+    print(f"database: {engine.dialect.name}; reader's language: {args.language or 'installation'}; "
+          f"{pairs} question+answer pairs after {WARMUP} warm-up")
     for name, values in times.items():
         sql = f", SQL statements {sorted(counts[name])}" if name in counts else ""
         print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}; "
@@ -163,6 +189,11 @@ def main() -> None:
         print(f"  {'':9s} server time (the WSGI app alone) {_median_p95(served[name])}; "
               f"its CPU {_median_p95(served_cpu[name])}")
     print(f"  loadavg before {load_before}, after {_loadavg()}")
+    if args.profile:
+        stem = args.profile.removesuffix(".prof")
+        for name, profiler in profilers.items():
+            profiler.dump_stats(f"{stem}.{name}.prof")
+            print(f"  profile of the {name}s: {stem}.{name}.prof")
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

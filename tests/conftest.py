@@ -204,3 +204,4 @@ def trainee(make_user: Any, group: int) -> Account:
 def admin(make_user: Any) -> Account:
     """Return an admin account."""
     return make_user(Role.ADMIN, login="boss")
+

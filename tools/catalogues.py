@@ -57,6 +57,8 @@ KEYWORDS: dict[str, Any] = {
     # The web's fast helpers around the request's translations (web/verdict.py, web/filters.py).
     "_t": None, "_translated": None,
     "lazy_pgettext": ((1, "c"), 2),
+    # The engine's and services' counted sentences (trainer/engine/messages.py, Plural).
+    "Nn_": (1, 2),
 }
 PROJECT = "Pai Gow Trainer"
 # Placeholders a translation must keep: %(name)s and {name} (and bare %s, %d).

@@ -12,6 +12,7 @@ from trainer.engine.drills import DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion
 from trainer.services import drills as drill_service
+from trainer.web.languages import money_format
 
 # Rounds dealt from these seeds under the demo group's rules (trump-plaza, nevada), by
 # question generator 2 (drills balanced by answer):
@@ -110,9 +111,15 @@ def test_a_round_with_the_mouse(app: Flask, live_server: str, page: Any,
         if entry["action"] == "take":
             page.click(f"[data-take='{entry['seat']}']")
         else:
-            page.fill(f"[data-pay-amount='{entry['seat']}']", f"{entry['paid_cents'] / 100:.2f}")
+            # Typed short ("47.5", "95"): the order below shows it as the page's money.
+            typed = f"{entry['paid_cents'] / 100:.2f}".rstrip("0").rstrip(".")
+            page.fill(f"[data-pay-amount='{entry['seat']}']", typed)
             page.click(f"[data-pay='{entry['seat']}']")
     assert page.locator("[data-order] li").count() == len(key["order"])
+    for entry in key["order"]:
+        if entry["action"] == "pay":
+            shown = page.inner_text(f"[data-order] li[data-seat='{entry['seat']}']")
+            assert money_format("en", "USD").format(entry["paid_cents"]) in shown, shown
     shot(page, "round-3-settle")
     page.click(".q-round [data-round-settle] [data-submit]")
     assert verdict(page) == "Right"

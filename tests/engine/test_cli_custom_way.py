@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_probe import run_trainer
 from click.testing import CliRunner
 
 from trainer.cli import cli
@@ -26,27 +25,6 @@ from trainer.engine.house_way import editing
 register(cli)
 
 TOTAL_HANDS = 154_143_080
-APP_PACKAGES = ("flask", "flask_babel", "flask_login", "flask_migrate", "flask_sqlalchemy",
-                "flask_wtf", "sqlalchemy", "werkzeug")
-# As tests/engine/test_cli_loads_no_app.py: run ``trainer.cli.main`` and list what it loaded.
-SCRIPT = """
-import json, sys
-from trainer.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    code = exit.code
-loaded = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(%r)))
-print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
-"""
-
-
-def run_trainer(*args: str) -> tuple[str, dict[str, Any]]:
-    result = subprocess.run([sys.executable, "-c", SCRIPT % json.dumps(APP_PACKAGES), *args],
-                            capture_output=True, text=True, timeout=120, check=False)
-    return result.stdout, json.loads(result.stderr.strip().splitlines()[-1])
-
-
 def preset_data(name: str = "trump-plaza") -> dict[str, Any]:
     """A preset's data, read from its TOML file with tomllib."""
     text = resources.files("trainer.engine.house_way").joinpath(

@@ -3,25 +3,7 @@ import json
 import subprocess
 import sys
 
-APP_PACKAGES = ("flask", "flask_babel", "flask_login", "flask_migrate", "flask_sqlalchemy",
-                "flask_wtf", "sqlalchemy", "werkzeug")
-
-SCRIPT = """
-import json, sys
-from trainer.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    code = exit.code
-loaded = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(%r)))
-print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
-"""
-
-
-def run_trainer(*args: str) -> tuple[str, dict]:
-    result = subprocess.run([sys.executable, "-c", SCRIPT % json.dumps(APP_PACKAGES), *args],
-                            capture_output=True, text=True, timeout=60, check=False)
-    return result.stdout, json.loads(result.stderr.strip().splitlines()[-1])
+from cli_probe import APP_PACKAGES, run_trainer
 
 
 def test_hand_rank_runs_without_flask_or_sqlalchemy():

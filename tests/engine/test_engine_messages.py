@@ -43,8 +43,12 @@ def engine_templates() -> set[str]:
     options = options_map.get("trainer/engine/**.py")
     assert options is not None, "babel.cfg has no [python: trainer/engine/**.py] section"
     assert "N_" in options.get("keywords", {}), "babel.cfg's engine section does not extract N_"
-    return {message for _f, _l, message, _c, _ctx in extract_from_dir(
-        str(ENGINE), [("**.py", "python")], {"**.py": options}, keywords={})}
+    # A counted sentence (Nn_) comes out as its singular and plural forms: each is a template.
+    found: set[str] = set()
+    for _f, _l, message, _c, _ctx in extract_from_dir(
+            str(ENGINE), [("**.py", "python")], {"**.py": options}, keywords={}):
+        found.update(message if isinstance(message, tuple) else (message,))
+    return found
 
 
 TEMPLATES = engine_templates()

@@ -32,8 +32,8 @@ SPANISH = {
     "or JK for the joker.": "%(text)s no es una carta: escriba un valor (2-9, T o 10, J, Q, K, A) "
                             "y un palo (s, h, d, c), o JK para el comodín.",
     "%(card)s appears twice in the hand.": "%(card)s aparece dos veces en la mano.",
-    "The %(what)s takes %(count)s cards; %(given)s were given.":
-        "La %(what)s lleva %(count)s cartas; se dieron %(given)s.",
+    "The front takes %(count)s cards; %(given)s were given.":
+        "La mano baja lleva %(count)s cartas; se dieron %(given)s.",
     "front": "mano baja",
     "%(card)s is not one of your cards.": "%(card)s no es una de sus cartas.",
     "Seat %(seat)s: enter the amount paid, in cents, as a whole number up to %(most)s.":

@@ -182,7 +182,7 @@ def test_the_services_and_the_editors_sentences_are_extracted_for_the_catalogues
     for sentence in ("This question is already answered.", "The question number is missing.",
                      "There is no such custom house way.",
                      "The seed must be a whole number, zero or more.",
-                     "The %(kind)s exam asks at least one question.",
+                     "%(drill)s: the exam asks at least one question.",
                      "The title", "%(what)s is empty: write it.",
                      "You picked seat %(seat)s", "%(said)s; %(right)s."):
         assert sentence in ids, sentence

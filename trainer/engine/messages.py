@@ -31,6 +31,12 @@ def N_(text: str) -> str:
     return text
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a count's sentence for translation as a plural entry (``keywords = Nn_:1,2``):
+    ``Plural(Nn_("%(count)s hand foul", "%(count)s hands foul"), count)``."""
+    return singular, plural
+
+
 class Money:
     """An amount of whole cents inside a sentence, written ``$47.50`` in English.
 
@@ -78,6 +84,32 @@ class Message:
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Message) and other.template == self.template
                 and other.params == self.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+
+class Plural(Message):
+    """A sentence about a count: the singular ``template`` for one, ``plural`` otherwise, in
+    English; the web asks the catalogue's plural forms (``ngettext``: Russian has three).
+    ``count`` is also the placeholder ``%(count)s``."""
+
+    __slots__ = ("count", "plural")
+
+    def __init__(self, forms: tuple[str, str], count: int, **params: Any) -> None:
+        super().__init__(forms[0], count=count, **params)
+        self.plural, self.count = forms[1], count
+
+    def __str__(self) -> str:
+        template = self.template if self.count == 1 else self.plural
+        return template % {key: english(value) for key, value in self.params.items()}
+
+    def __repr__(self) -> str:
+        return f"Plural(({self.template!r}, {self.plural!r}), {self.count!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Plural) and other.template == self.template
+                and other.plural == self.plural and other.params == self.params)
 
     def __hash__(self) -> int:
         return hash(self.template)

@@ -394,6 +394,18 @@ def _load_statement(latest: bool) -> Any:
     return query
 
 
+def _execute(statement: Any, params: dict[str, Any]) -> Any:
+    """Run a Core statement of the hot path on the ORM session's own connection and transaction.
+
+    ``db.session.execute`` passes a Core statement through the ORM's execution (its
+    events, bind lookup, autoflush and result wrapping): about 0.05 ms a statement of
+    the 0.1 it took (issue 15, sixth round). The statement, its transaction and its
+    errors (``IntegrityError`` on a repeat) are the same; nothing is autoflushed, and
+    the hot path leaves no ORM object pending (its rows are Core rows and dicts).
+    """
+    return db.session.connection().execute(statement, params)
+
+
 def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded:
     """Read, in one statement, the user's session, its question at ``position`` (else its
     latest), whether that is answered, and its exam row; SessionNotFound for anyone else's.
@@ -404,7 +416,7 @@ def _load(user_id: int, session_id: int, position: int | None = None) -> _Loaded
     params: dict[str, int] = {"session_id": session_id}
     if position is not None:
         params["position"] = position
-    row = db.session.execute(_load_statement(position is None), params).first()
+    row = _execute(_load_statement(position is None), params).first()
     if row is None or row[1] != user_id:
         raise SessionNotFound(Message(N_("There is no such drill session of yours.")))
     session, issued, exam = _rows(row)
@@ -420,14 +432,14 @@ def _update_statement(table: Any, column: str) -> Any:
 
 def _set_issued_at(issued: IssuedRow, when: datetime) -> None:
     """Start a question's clock: one UPDATE (the row is set once the commit holds)."""
-    db.session.execute(_update_statement(IssuedQuestion.__table__, "issued_at"),
-                       {"row_id": issued.id, "value": when})
+    _execute(_update_statement(IssuedQuestion.__table__, "issued_at"),
+             {"row_id": issued.id, "value": when})
 
 
 def _set_finished_at(session: SessionRow, when: datetime) -> None:
     """Mark a session finished: one UPDATE (the row is set once the commit holds)."""
-    db.session.execute(_update_statement(DrillSession.__table__, "finished_at"),
-                       {"row_id": session.id, "value": when})
+    _execute(_update_statement(DrillSession.__table__, "finished_at"),
+             {"row_id": session.id, "value": when})
 
 
 def _commit_keeping_state() -> None:
@@ -461,7 +473,7 @@ def _insert_row(table: Any, values: dict[str, Any]) -> int:
     values. The columns not given take their defaults, as in a flush. A duplicate
     ``(session_id, position)`` raises ``IntegrityError`` here, as the flush did.
     """
-    result: Any = db.session.execute(_insert_statement(table), values)
+    result: Any = _execute(_insert_statement(table), values)
     return int(result.inserted_primary_key[0])
 
 

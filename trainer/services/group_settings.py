@@ -58,6 +58,16 @@ def _whole(value: Any, low: int, high: int) -> int | None:
     return value
 
 
+def _drill_words(kind: str) -> Message | str:
+    """Name a drill kind in a sentence by its title ("Settle the table"), a word the web
+    translates (the drills page's title, the same catalogue entry); an unknown kind as typed."""
+    try:
+        title = get_drill(kind).title
+    except ValueError:
+        return repr(kind)
+    return Message(title) if title else repr(kind)
+
+
 @dataclass(frozen=True)
 class DrillLimits:
     """One drill's session length and time limit per question; None: the default."""
@@ -101,23 +111,24 @@ class GroupSettings:
                                   name=repr(self.foul_policy)))
         for kind, limits in self.drills.items():
             if limits.length is not None and _whole(limits.length, 1, MAX_LENGTH) is None:
-                errors.append(Message(N_("A %(kind)s session has from 1 to %(most)s questions."),
-                                      kind=kind, most=MAX_LENGTH))
+                errors.append(Message(N_("%(drill)s: a session has from 1 to %(most)s "
+                                         "questions."), drill=_drill_words(kind), most=MAX_LENGTH))
             if limits.time_limit_s is not None and _whole(
                     limits.time_limit_s, MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S) is None:
-                errors.append(Message(N_("A %(kind)s question's time limit is from %(least)s "
-                                         "to %(most)s seconds."), kind=kind,
-                                      least=MIN_TIME_LIMIT_S, most=MAX_TIME_LIMIT_S))
+                errors.append(Message(N_("%(drill)s: a question's time limit is from "
+                                         "%(least)s to %(most)s seconds."),
+                                      drill=_drill_words(kind), least=MIN_TIME_LIMIT_S,
+                                      most=MAX_TIME_LIMIT_S))
         for criterion in self.criteria or ():
             if not 0 <= criterion.min_accuracy <= 100:
-                errors.append(Message(N_("The %(kind)s criterion's accuracy is a percentage."),
-                                      kind=criterion.kind))
+                errors.append(Message(N_("%(drill)s: the criterion's accuracy is a "
+                                         "percentage."), drill=_drill_words(criterion.kind)))
             if criterion.window < 1:
-                errors.append(Message(N_("The %(kind)s criterion counts at least one answer."),
-                                      kind=criterion.kind))
+                errors.append(Message(N_("%(drill)s: the criterion counts at least one "
+                                         "answer."), drill=_drill_words(criterion.kind)))
             if criterion.exam_length < 1:
-                errors.append(Message(N_("The %(kind)s exam asks at least one question."),
-                                      kind=criterion.kind))
+                errors.append(Message(N_("%(drill)s: the exam asks at least one question."),
+                                      drill=_drill_words(criterion.kind)))
         if errors:
             raise ValueError(errors[0] if len(errors) == 1 else Joined(errors))
 

@@ -43,7 +43,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names, set_resolver
 from trainer.engine.house_way.classes import ClassTable, class_keys
 from trainer.engine.house_way.interpreter import rules_digest as digest_of
-from trainer.engine.messages import N_, Joined, Message
+from trainer.engine.messages import N_, Joined, Message, Nn_, Plural
 from trainer.extensions import db
 from trainer.models import (
     CustomHouseWay,
@@ -383,11 +383,14 @@ def slug_taken(slug: str) -> bool:
 
 
 def create_draft(slug: str, casino: str, base_ref: str | None = None,
-                 data: Mapping[str, Any] | None = None, *, user_id: int | None) -> CustomHouseWay:
+                 data: Mapping[str, Any] | None = None, *, user_id: int | None,
+                 title: str | None = None) -> CustomHouseWay:
     """Start a custom way: a copy of ``base_ref`` (a preset or version) or ``data`` (an import).
 
     Its name becomes ``slug`` and its casino ``casino``; WayError for a bad slug or base,
-    the editor's EditError when the data is not valid. Logged and committed.
+    the editor's EditError when the data is not valid. Logged and committed. A copy named
+    for another casino takes ``title`` (the web words it in the manager's language,
+    "%(casino)s house way"; the manager's own data from then on), else "<casino> house way".
     """
     problem = slug_problem(slug)
     if problem:
@@ -401,7 +404,7 @@ def create_draft(slug: str, casino: str, base_ref: str | None = None,
         # A copy is the new casino's way: its casino and title name it (the manager
         # may reword the title in the editor).
         draft["casino"] = casino
-        draft["title"] = f"{casino} house way"
+        draft["title"] = (title or "").strip() or f"{casino} house way"
         # The copied sheet's translated titles name the other casino (issue 19): dropped,
         # so readers in every language see the new title until it is translated.
         for words in (draft.get("translations") or {}).values():
@@ -487,11 +490,10 @@ def publish_refusal(record: CustomHouseWay) -> Message | None:
     if fouled or undecided:
         parts = []
         if fouled:
-            parts.append(Message(N_("%(count)s hand foul") if fouled == 1
-                                 else N_("%(count)s hands foul"), count=fouled))
+            parts.append(Plural(Nn_("%(count)s hand foul", "%(count)s hands foul"), fouled))
         if undecided:
-            parts.append(Message(N_("no rule decides %(count)s hand") if undecided == 1
-                                 else N_("no rule decides %(count)s hands"), count=undecided))
+            parts.append(Plural(Nn_("no rule decides %(count)s hand",
+                                    "no rule decides %(count)s hands"), undecided))
         return Message(N_("The check found that %(problems)s: correct the rules and check again."),
                        problems=Joined(parts, N_(" and ")))
     return None

@@ -119,7 +119,7 @@ def check_choice(name: str) -> None:
         raise ProfileError(N_("There is no table-rules profile called “%(name)s”."), name=name)
     if not offered(name):
         raise ProfileError(N_("The table rules “%(title)s” are not offered to supervisors; "
-                              "choose one of the table rules on offer."), title=title_of(name))
+                              "choose one of the table rules on offer."), title=title_words(name))
 
 
 def title_of(name: str) -> str:
@@ -128,6 +128,14 @@ def title_of(name: str) -> str:
         return PROFILES[name].title or name
     record = _custom(name)
     return record.title if record is not None else name
+
+
+def title_words(name: str) -> Message | str:
+    """Return a profile's title for a sentence: a preset's as the engine's data text (a
+    ``Message`` the web translates, issue 19), a custom one's as the manager wrote it."""
+    if name in PROFILES and PROFILES[name].title:
+        return Message(PROFILES[name].title)
+    return title_of(name)
 
 
 def custom_titles() -> dict[str, str]:
@@ -256,7 +264,7 @@ def set_offered(actor_id: int, name: str, offer: bool) -> None:
     """Offer a profile to supervisors or withdraw it, log it, commit."""
     if name == DEFAULT_PROFILE and not offer:
         raise ProfileError(N_("%(title)s is the default table rules, on which new groups start; "
-                              "it cannot be withdrawn."), title=title_of(name))
+                              "it cannot be withdrawn."), title=title_words(name))
     if name in PROFILES:
         withdrawn = _withdrawn_presets()
         was = name not in withdrawn

@@ -20,6 +20,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from trainer.engine.cards import card_list, parse_cards
+from trainer.engine.drills.side_bet_parts import pays_words
 from trainer.engine.game import (
     PRACTICE_METER_CENTS,
     STARTING_BALANCE_CENTS,
@@ -277,7 +278,9 @@ def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
     """Describe a settled hand's side bet: the table, the hand in words, the payout.
 
     ``category`` is what the seven cards make (Queen's Dragon: the banker's hand),
-    even when the table pays nothing for it; ``line`` is the pay line's name.
+    even when the table pays nothing for it; ``line`` is the pay line's name and ``pays``
+    its payout as the engine's words (``Message`` or ``Money``: "25 to 1", "$325"; its
+    ``str()`` is the English, the page says it in the reader's money, ``say``).
     """
     if not hand.bonus_table or not hand.bonus_bet_cents or hand.bonus_rule is None:
         return None
@@ -291,7 +294,7 @@ def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
         category = next(c.title for c in PAY_ORDER if c is made) if made.value \
             else "no bonus hand"
     return {"table": table.title, "bet_cents": hand.bonus_bet_cents, "category": category,
-            "line": line.name if line is not None else None, "pays": line.pays if line else None,
+            "line": line.name if line is not None else None, "pays": pays_words(line) if line else None,
             "rule_id": hand.bonus_rule, "win_cents": hand.bonus_win_cents or 0,
             "net_cents": _settled(hand, hand.bonus_net_cents)}
 

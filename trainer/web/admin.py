@@ -95,8 +95,8 @@ def set_active(user_id: int) -> str | Response:
         flash(say(error), "error")
         return redirect(url_for("admin.users"))
     db.session.commit()
-    flash(_("%(name)s is now %(state)s.", name=user.name,
-            state=_("active") if user.active else _("inactive")), "success")
+    flash(_("%(name)s is now active.", name=user.name) if user.active
+          else _("%(name)s is now inactive.", name=user.name), "success")
     return redirect(url_for("admin.users"))
 
 

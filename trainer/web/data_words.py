@@ -51,8 +51,11 @@ def describe_profile(profile: Any) -> str:
         text = _("Flat fee of %(amount)s per hand, win or lose",
                  amount=languages.money(profile.fee_cents))
     else:
-        rounding = {"cent": _("rounded to the cent"), "quarter_up": _("rounded up to a quarter"),
-                    "dollar_up": _("rounded up to a dollar")}
+        # A step of the installation's currency said as an amount, never "a dollar".
+        steps = {"quarter_up": 25, "dollar_up": 100}
+        rounding = {"cent": _("rounded to the cent"),
+                    **{value: _("rounded up to the next %(amount)s", amount=languages.money(step))
+                       for value, step in steps.items()}}
         percent = (Decimal(profile.commission_rate) * 100).normalize()
         text = _("%(percent)s%% commission on wins, %(rounding)s", percent=languages.number(percent),
                  rounding=rounding.get(str(profile.commission_rounding.value),
@@ -110,9 +113,10 @@ def engine_texts(filename: str) -> list[str]:
 
         texts += [category.title for category in PAY_ORDER]
     elif name.endswith("engine/profiles.py"):
-        from trainer.engine.profiles import PROFILES
+        from trainer.engine.profiles import PROFILES, WITH_ENVY
 
         texts += [profile.title for profile in PROFILES.values() if profile.title]
+        texts.append(WITH_ENVY)  # the module's one sentence (a bet's title with Envy)
     return list(dict.fromkeys(t for t in texts if t))
 
 

@@ -24,7 +24,17 @@ from flask_babel import format_decimal
 
 from trainer.engine.hands import JOKER_AS, Category, HandName
 from trainer.engine.house_way import words as way_words
-from trainer.engine.messages import Capital, EngineError, Joined, Lowered, Message, Money, capital, lowered
+from trainer.engine.messages import (
+    Capital,
+    EngineError,
+    Joined,
+    Lowered,
+    Message,
+    Money,
+    Plural,
+    capital,
+    lowered,
+)
 from trainer.web import languages
 from trainer.web.i18n import translations
 
@@ -57,14 +67,18 @@ def say(obj: Any) -> str:
 
 
 def _message(message: Message) -> str:
-    template = translations().ugettext(message.template)
+    if isinstance(message, Plural):  # the catalogue's form for this count (Russian has three)
+        template = translations().ungettext(message.template, message.plural, message.count)
+        english = message.template if message.count == 1 else message.plural
+    else:
+        template, english = translations().ugettext(message.template), message.template
     if not message.params:
         return str(template)
     values = {key: _value(value) for key, value in message.params.items()}
     try:
         return str(template % values)
     except (KeyError, ValueError, TypeError):  # a catalogue entry that does not fit
-        return str(message.template % values)
+        return str(english % values)
 
 
 def _value(value: Any) -> str:

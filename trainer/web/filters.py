@@ -6,8 +6,10 @@ percentages and seconds, drill titles and chance levels, the current locale.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import format_percent
 from flask import Flask
 from flask_babel import get_locale
 from jinja2 import Undefined
@@ -173,13 +175,18 @@ def chance_level(kind: str) -> float | None:
 
 
 def percent(value: float | None) -> str:
-    """Format a share as a whole percentage, or a dash."""
-    return "—" if value is None else f"{value * 100:.0f}%"
+    """Format a share as a whole percentage in the reader's language ("50%", "50\u00a0%"
+    in Russian and Spanish), or a dash. Rounded as before (half to even on the share's
+    exact value), then written by Babel."""
+    if value is None:
+        return "—"
+    return format_percent(Decimal(round(value * 100)) / 100, locale=languages.language())
 
 
 def seconds(ms: float | None) -> str:
-    """Format milliseconds as seconds with one decimal, or a dash."""
-    return "—" if ms is None else f"{ms / 1000:.1f}"
+    """Format milliseconds as seconds with one decimal in the reader's language ("2.5",
+    "2,5"; no thousands sign, as before), or a dash."""
+    return "—" if ms is None else languages.number(ms / 1000, 1, grouped=False)
 
 
 def register(app: Flask) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext
 from flask_wtf import FlaskForm
 from wtforms import Field, Form, PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp, ValidationError
@@ -40,7 +41,9 @@ def _new_password(label: str) -> PasswordField:
             Length(
                 min=MIN_PASSWORD_LENGTH,
                 max=128,
-                message=_l("A password needs at least %(n)d characters.", n=MIN_PASSWORD_LENGTH),
+                message=lazy_ngettext("A password needs at least %(num)d character.",
+                                     "A password needs at least %(num)d characters.",
+                                     MIN_PASSWORD_LENGTH),
             ),
             _password_rules,
         ],

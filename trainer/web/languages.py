@@ -195,12 +195,13 @@ def amount_placeholder() -> str:
     return page_money_format().number(0)
 
 
-def number(value: Any, digits: int | None = None) -> str:
+def number(value: Any, digits: int | None = None, grouped: bool = True) -> str:
     """Write a number in the reader's language: "1,000,000" in English, "1.000.000" in
-    Spanish, "1 000 000" in Russian; ``digits`` fixes the decimals ("2.678", "2,678")."""
+    Spanish, "1 000 000" in Russian; ``digits`` fixes the decimals ("2.678", "2,678");
+    ``grouped=False`` (with ``digits``) writes no thousands sign ("1234,5")."""
     if value is None:
         return "—"
     if digits is None:
         return format_decimal(value, locale=language())
-    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    pattern = ("#,##0" if grouped else "0") + ("." + "0" * digits if digits > 0 else "")
     return format_decimal(round(float(value), digits), format=pattern, locale=language())

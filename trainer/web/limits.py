@@ -18,6 +18,7 @@ from typing import Any
 from flask import Flask, Request, abort, current_app, jsonify, request
 from flask import json as flask_json
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter, Map, ValidationError
 from werkzeug.wrappers import Response
@@ -91,10 +92,12 @@ def parse_json(data: bytes | str, max_depth: int = JSON_MAX_DEPTH,
     """
     text = data.decode(json.detect_encoding(data)) if isinstance(data, bytes) else data
     if _nesting_depth(text) > max_depth:
-        raise JsonRejected(_("The request nests more than %(n)d levels deep.", n=max_depth))
+        raise JsonRejected(ngettext("The request nests more than %(num)d level deep.",
+                                    "The request nests more than %(num)d levels deep.", max_depth))
     value = json.loads(text, parse_constant=_no_constant)
     if _value_count(value, max_items) > max_items:
-        raise JsonRejected(_("The request holds more than %(n)d values.", n=max_items))
+        raise JsonRejected(ngettext("The request holds more than %(num)d value.",
+                                    "The request holds more than %(num)d values.", max_items))
     return value
 
 

@@ -225,8 +225,10 @@ def _create(form: Any, slug: str, casino: str, base_ref: str | None,
             data: dict[str, Any] | None) -> Any:
     """Create the draft; return its row, or None after putting the refusal beside the name."""
     try:
+        # A copy for another casino is titled in the manager's language (docs/languages.md).
         return catalogue.create_draft(slug, casino, base_ref=base_ref, data=data,
-                                      user_id=current_user.id)
+                                      user_id=current_user.id,
+                                      title=_("%(casino)s house way", casino=(casino or "").strip()))
     except editing.EditError as error:
         db.session.rollback()
         for path, message in _errors_by_path(error.errors):
@@ -401,7 +403,7 @@ def _operate(row: Any, operation: Any, done: str) -> Response:
     except editing.EditError as error:
         errors = _errors_by_path(error.errors)
     except (ValueError, IndexError, KeyError, TypeError) as error:
-        errors = [("", str(error))]
+        errors = [("", say(error))]
     else:
         errors = _save(row, new)
     if errors:
@@ -529,7 +531,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
             except editing.EditError as error:
                 errors = _errors_by_path(error.errors)
             except (ValueError, IndexError) as error:
-                errors = [("", str(error))]
+                errors = [("", say(error))]
             else:
                 errors = _save(row, new)
             if not errors:

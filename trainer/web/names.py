@@ -166,14 +166,15 @@ def _bonus_name(rule_id: str) -> str | None:
         return None
     line = table.line_by_slug(parts[2])
     if line is not None:
-        what = line.name
+        what = data_words.word(line.name)  # the pay table's own words, a catalogue entry
     elif parts[2] == "nothing":
         what = str(_l("no qualifying hand") if table.kind is TableKind.ENVY
                    else _l("no queen-high pai gow") if table.kind is TableKind.QUEENS_DRAGON
                    else _l("no bonus hand"))
     else:
         return None
-    return str(_l("%(table)s: %(line)s", table=table.title, line=what[:1].lower() + what[1:]))
+    return str(_l("%(table)s: %(line)s", table=data_words.word(table.title),
+                  line=what[:1].lower() + what[1:]))
 
 
 def rule_name(rule_id: object, house_way: str | None = None) -> str:
@@ -243,11 +244,27 @@ def house_way_name(name: object) -> str:
         return title or way.casino
     custom = _custom_way(key)
     if custom is not None:
-        title = custom.title.removesuffix(" house way").strip() or custom.casino
+        title = _custom_way_title(custom.title, custom.casino)
         parsed = house_ways.parse_ref(key)
         return str(_l("%(title)s (version %(number)s)", title=title,
                       number=parsed[1] if parsed else "?"))
     return words_of(key) if key else "—"
+
+
+def _custom_way_title(title: str, casino: str) -> str:
+    """Name a manager's house way by its casino, whatever language its title is in.
+
+    A copy's title is "<casino> house way" in the manager's language at copy time
+    (docs/languages.md), and the manager may reword it: an English title loses its
+    " house way" as a preset's does; any other title naming the casino reads as the
+    casino; a title that does not name it stays whole.
+    """
+    title, casino = title.strip(), casino.strip()
+    if title.endswith(" house way"):
+        return title.removesuffix(" house way").strip() or casino
+    if casino and casino.casefold() in title.casefold():
+        return casino
+    return title or casino
 
 
 def profile_name(name: object) -> str:

@@ -37,6 +37,8 @@ class TableView:
     title: Any  # str, or a LazyString in the page's language
     kind: str
     categories: tuple[tuple[str, Any], ...]
+    # An Envy table's smallest bonus bet that it pays (cents), else None.
+    min_bonus_bet_cents: int | None = None
 
     @property
     def names(self) -> dict[str, Any]:
@@ -56,7 +58,8 @@ def side_bet_table(name: str) -> TableView:
     for category in PAY_ORDER:
         line = table.line_for(category)
         names.append((category.slug, lazy_word(line.name if line is not None else category.title)))
-    return TableView(table.name, lazy_word(table.title), table.kind.value, tuple(names))
+    return TableView(table.name, lazy_word(table.title), table.kind.value, tuple(names),
+                     table.min_bonus_bet_cents)
 
 
 @dataclass(frozen=True)

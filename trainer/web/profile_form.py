@@ -22,7 +22,7 @@ from wtforms.validators import DataRequired, Length
 from trainer.engine.hands import Wheel
 from trainer.engine.profiles import FoulPolicy, Rounding, SideBetOffer, TableProfile
 from trainer.engine.side_bets import TableKind, load_table, table_names
-from trainer.web import languages, money_input
+from trainer.web import data_words, languages, money_input
 
 PERCENT = re.compile(r"^\d{1,2}(\.\d{1,2})?$")
 # Sane bounds, in cents and percent.
@@ -38,9 +38,8 @@ COMMISSIONS = [("rate", _l("A commission on wins")),
                ("fee", _l("A flat fee on every hand")),
                ("none", _l("No commission (every bet pushes on the banker's "
                            "queen-high pai gow)"))]
-ROUNDINGS = [(Rounding.CENT.value, _l("to the cent")),
-             (Rounding.QUARTER_UP.value, _l("up to the next quarter")),
-             (Rounding.DOLLAR_UP.value, _l("up to the next dollar"))]
+# Rounded up to a step of the installation's currency, said as an amount ("up to the next $1").
+ROUNDING_STEPS = {Rounding.QUARTER_UP.value: 25, Rounding.DOLLAR_UP.value: 100}
 FOUL_POLICIES = [(FoulPolicy.LOSE.value, _l("A fouled hand loses")),
                  (FoulPolicy.HOUSE_WAY.value, _l("A fouled hand is set the house way"))]
 
@@ -65,33 +64,61 @@ class ProfileForm(FlaskForm):
     commission = RadioField(_l("The house's take"), default="rate")
     rate = StringField(_l("Commission rate (%)"))
     rounding = SelectField(_l("Commission rounded"))
-    fee = StringField(_l("Flat fee per hand ($)"))
+    # The amounts' labels name the installation's currency: set per request (``build_form``).
+    fee = StringField(_l("Flat fee per hand"))
     foul_policy = SelectField(_l("Fouled hands"))
-    min_bet = StringField(_l("Smallest bet ($)"), default="2.00")
-    max_bet = StringField(_l("Largest bet ($)"), default="100.00")
+    min_bet = StringField(_l("Smallest bet"), default="2.00")
+    max_bet = StringField(_l("Largest bet"), default="100.00")
     submit = SubmitField(_l("Save table rules"))
 
 
+def roundings() -> list[tuple[str, str]]:
+    """Return the commission's roundings in words, a step as the installation's money
+    ("up to the next $1")."""
+    return [(Rounding.CENT.value, _("to the cent")),
+            *((value, _("up to the next %(amount)s", amount=languages.money(cents, short=True)))
+              for value, cents in ROUNDING_STEPS.items())]
+
+
+def amounts_note() -> str:
+    """Say how amounts are typed: in the installation's currency (its code, which needs no
+    grammar in any language: "USD", "EUR"), in the reader's format ("2.50", "2,50")."""
+    return _("Amounts in %(currency)s (such as %(whole)s or %(example)s).",
+             currency=languages.installation().currency,
+             whole=languages.page_money_format().number(2500, short=True),
+             example=dollars(250))
+
+
 def build_form(profile: TableProfile | None = None, formdata: Any = None) -> ProfileForm:
-    """Return the form with a set of side-bet fields per pay table, filled from ``profile``."""
+    """Return the form with a set of side-bet fields per pay table, filled from ``profile``.
+
+    The amounts' labels name the installation's currency as the reader writes it
+    ("Smallest bet ($)", "Smallest bet (€)"); ``form.amounts_note`` says how to type them.
+    """
 
     class Form(ProfileForm):
         pass
 
+    sign = languages.currency_sign()
     for name in side_tables():
         table = load_table(name)
-        setattr(Form, f"side-{name}", BooleanField(_l("Offer %(title)s", title=table.title)))
-        setattr(Form, f"side-{name}-min", StringField(_l("Smallest %(title)s bet ($)",
-                                                         title=table.title)))
-        setattr(Form, f"side-{name}-max", StringField(_l("Largest %(title)s bet ($)",
-                                                         title=table.title)))
+        title = data_words.word(table.title)
+        setattr(Form, f"side-{name}", BooleanField(_("Offer %(title)s", title=title)))
+        setattr(Form, f"side-{name}-min", StringField(_("Smallest %(title)s bet (%(currency)s)",
+                                                        title=title, currency=sign)))
+        setattr(Form, f"side-{name}-max", StringField(_("Largest %(title)s bet (%(currency)s)",
+                                                        title=title, currency=sign)))
         if table.kind is TableKind.BONUS:
             setattr(Form, f"side-{name}-envy", BooleanField(_l("With Envy")))
         setattr(Form, f"side-{name}-commission", BooleanField(_l("Commission on its wins")))
     form = Form(formdata=formdata) if formdata is not None else Form()
+    form.fee.label.text = _("Flat fee per hand (%(currency)s)", currency=sign)
+    form.min_bet.label.text = _("Smallest bet (%(currency)s)", currency=sign)
+    form.max_bet.label.text = _("Largest bet (%(currency)s)", currency=sign)
+    form.amounts_note = amounts_note()
     # Choices set on the bound fields, as the app's other forms do.
     form.wheel.choices, form.commission.choices = list(WHEELS), list(COMMISSIONS)
-    form.rounding.choices, form.foul_policy.choices = list(ROUNDINGS), list(FOUL_POLICIES)
+    form.rounding.choices, form.foul_policy.choices = roundings(), list(FOUL_POLICIES)
     if profile is not None and formdata is None:
         form.title.data = profile.title
         form.wheel.data = profile.wheel.value

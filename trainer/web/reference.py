@@ -371,8 +371,8 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int]:
         current_app.logger.error("House-way PDF for %s failed: %s", preset, exc)
         return render_template(
             "errors/error.html", code=503, title=_("PDF not available"),
-            message=_("The PDF cannot be made on this server right now (%(reason)s) "
-                      "Print the sheet from your browser instead.", reason=exc),
+            message=_("The PDF cannot be made on this server right now (%(reason)s). "
+                      "Print the sheet from your browser instead.", reason=str(exc).rstrip(".")),
         ), 503
     filename = f"{file_stem(way.name)}-house-way-{paper}.pdf"
     return Response(pdf, mimetype="application/pdf",

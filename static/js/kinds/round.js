@@ -17,13 +17,27 @@
       return rows.filter(function (r) { return Number(r.dataset.seat) === seat; })[0];
     }
 
+    // A typed payment as the page writes money ("47,5" -> "47,50 $" in Russian), when it
+    // is plainly whole units with at most two decimals in the page's decimal sign; any
+    // other text is shown as typed (the server reads it, or refuses it with a sentence).
+    function shownPaid(typed) {
+      var decimal = ".";
+      try { decimal = JSON.parse(document.body.dataset.money).decimal || "."; } catch (e) { /* as typed */ }
+      var found = String(typed).split(decimal);
+      if (found.length > 2 || !/^\d{1,9}$/.test(found[0]) || (found.length === 2 && !/^\d{1,2}$/.test(found[1]))) {
+        return typed;
+      }
+      var part = found.length === 2 ? Number((found[1] + "0").slice(0, 2)) : 0;
+      return c.money(Number(found[0]) * 100 + part);
+    }
+
     function render() {
       list.textContent = "";
       order.forEach(function (entry) {
         var item = document.createElement("li");
         var template = entry.action === "take" ? panel.dataset.textTake : panel.dataset.textPay;
         var amount = entry.action === "take" ? Number(row(entry.seat).dataset.bet) : entry.paid_cents;
-        item.textContent = c.format(template, { seat: entry.seat, amount: entry.action === "take" ? c.money(amount) : amount });
+        item.textContent = c.format(template, { seat: entry.seat, amount: entry.action === "take" ? c.money(amount) : shownPaid(amount) });
         item.dataset.seat = String(entry.seat);
         item.dataset.action = entry.action;
         list.appendChild(item);

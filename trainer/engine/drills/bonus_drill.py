@@ -193,8 +193,8 @@ class BonusDrill(Drill):
         return Fields({
             "qualifies": Flag(N_("Answer the dealer's cue \"does this qualify?\" with yes or no.")),
             "category": OneOf(CATEGORY_SLUGS, N_("Name the bonus hand: pick one of the categories.")),
-            "paid_cents": Whole(0, MAX_PAID_CENTS, N_("Enter the amount paid in dollars and cents "
-                                                  "(0 when the bonus bet loses).")),
+            "paid_cents": Whole(0, MAX_PAID_CENTS, N_("Enter the amount paid (0 when the bonus "
+                                                  "bet loses).")),
         })
 
     def probe(self, question: dict[str, Any]) -> dict[str, Any]:

@@ -103,25 +103,40 @@ class OneOf(Schema):
         return value
 
 
-class Cards(Schema):
-    """Exactly ``count`` distinct cards, each one of ``allowed``, as a list of card names."""
+# A card field's refusals, whole sentences per field (a noun dropped into "The %(what)s has
+# ..." cannot agree with its article and verb in every language, issue 19): the wrong form,
+# the wrong count, and something that is not a card name.
+CARD_SENTENCES: dict[str, tuple[str, str, str]] = {
+    "front": (N_("The front has the wrong form: it must be a list of %(count)s cards."),
+              N_("The front takes %(count)s cards; %(given)s were given."),
+              N_("The front must be a list of card names such as As or 10h.")),
+    "cards": (N_("The cards have the wrong form: they must be a list of %(count)s cards."),
+              N_("The answer takes %(count)s cards; %(given)s were given."),
+              N_("The cards must be a list of card names such as As or 10h.")),
+}
 
-    def __init__(self, count: int, allowed: Sequence[str], what: Message | None = None) -> None:
-        what = what or Message(N_("cards"))
-        self.count, self.what = count, what
+
+class Cards(Schema):
+    """Exactly ``count`` distinct cards, each one of ``allowed``, as a list of card names.
+
+    ``what`` names the field, a key of ``CARD_SENTENCES`` ("front"; the marked word
+    ``Message(N_("front"))`` is read as its key); anything else reads as "cards".
+    """
+
+    def __init__(self, count: int, allowed: Sequence[str], what: Message | str | None = None) -> None:
+        key = what.template if isinstance(what, Message) else what
+        self.count, self.what = count, key if key in CARD_SENTENCES else "cards"
         self.allowed = frozenset(parse_card(c) for c in allowed)
 
     def check(self, value: Any, path: Path = ()) -> list[str]:
         """Return the cards in canonical notation, or refuse another shape or a card not dealt."""
+        wrong_form, wrong_count, not_names = CARD_SENTENCES[self.what]
         if not isinstance(value, list):
-            raise refusal(N_("The %(what)s has the wrong form: it must be a list of "
-                             "%(count)s cards."), what=self.what, count=self.count)
+            raise refusal(wrong_form, count=self.count)
         if len(value) != self.count:
-            raise refusal(N_("The %(what)s takes %(count)s cards; %(given)s were given."),
-                          what=self.what, count=self.count, given=len(value))
+            raise refusal(wrong_count, count=self.count, given=len(value))
         if not all(isinstance(c, str) and 0 < len(c) <= MAX_CARD_TEXT for c in value):
-            raise refusal(N_("The %(what)s must be a list of card names such as As or 10h."),
-                          what=self.what)
+            raise refusal(not_names)
         cards = [parse_card(c) for c in value]
         verify_distinct(cards)
         for card in cards:

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..cards import RANK_CHARS, RANK_PLURALS
 from ..hands import rank2
-from ..messages import N_, Capital, Joined, Message
+from ..messages import N_, Capital, EngineError, Joined, Message, Nn_, Plural
 from . import kinds as K
 from . import words as W
 from .facts import HOLD_BIT, POOL_BIT, SF_BIT, shape_facts, shapes
@@ -582,7 +582,10 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                                    shape=Message(CODE_LABELS[code])))
                 break
     # The English explanation's words, then each translation's (issue 19) that it lacks.
-    checks = [(f"{path}.explain", N_("explanation"), f) for f in fields]
+    # Whole sentences per field (issue 19: "The %(what)s uses" cannot agree in every language).
+    checks = [(f"{path}.explain", N_("The explanation uses %(field)s, but %(shape)s hands can "
+                                     "reach this rule, and they have no such cards to name."), f)
+              for f in fields]
     translations = rule.get("translations")
     for lang, words in (translations.items() if isinstance(translations, Mapping) else ()):
         text = words.get("explain") if isinstance(words, Mapping) else None
@@ -590,17 +593,16 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
             found = W.template_fields(text) if isinstance(text, str) else []
         except ValueError:
             found = []
-        checks += [(f"{path}.translations.{lang}.explain", N_("translated explanation"), f)
+        checks += [(f"{path}.translations.{lang}.explain",
+                    N_("The translated explanation uses %(field)s, but %(shape)s hands can "
+                       "reach this rule, and they have no such cards to name."), f)
                    for f in dict.fromkeys(found) if f in K.TEMPLATE_FIELDS and f not in fields]
     for where, which, field in checks:
         for code in codes:
             if field not in _code_fields(code) and _find(
                     [code], atoms + rule_atoms, groups, kind) is not None:
-                errors.add(where,
-                           Message(N_("The %(what)s uses %(field)s, but %(shape)s hands can "
-                                      "reach this rule, and they have no such cards to name."),
-                                   what=Message(which), field="{" + field + "}",
-                                   shape=CODE_LABELS[code]))
+                errors.add(where, Message(which, field="{" + field + "}",
+                                          shape=Message(CODE_LABELS[code])))
                 break
 
 
@@ -1096,15 +1098,59 @@ def _copy(data: Mapping[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(dict(data))
 
 
-def _index(value: Any, size: int, what: str, where: str, insert: bool = False) -> int:
+# A draft operation's refusals about places (issue 19): whole sentences for a rule of a
+# section and for a section of the house way, so no noun ("section", "this house way") is
+# dropped into another language's sentence; the counts are plural entries.
+_PLACE_SENTENCES: dict[str, dict[str, tuple[str, str] | str]] = {
+    "rule": {
+        "none": Nn_("There is no rule %(number)s: section %(section)s has %(count)s rule.",
+                    "There is no rule %(number)s: section %(section)s has %(count)s rules."),
+        "insert": Nn_("A rule cannot go at place %(number)s: section %(section)s has %(count)s "
+                      "rule, so the places are 1 to %(last)s.",
+                      "A rule cannot go at place %(number)s: section %(section)s has %(count)s "
+                      "rules, so the places are 1 to %(last)s."),
+        "how_far": N_("Say how far to move the rule: up (-1) or down (+1)."),
+        "first": N_("Rule %(number)s of section %(section)s is already first."),
+        "last": N_("Rule %(number)s of section %(section)s is already last."),
+    },
+    "section": {
+        "none": Nn_("There is no section %(number)s: this house way has %(count)s section.",
+                    "There is no section %(number)s: this house way has %(count)s sections."),
+        "insert": Nn_("A section cannot go at place %(number)s: this house way has %(count)s "
+                      "section, so the places are 1 to %(last)s.",
+                      "A section cannot go at place %(number)s: this house way has %(count)s "
+                      "sections, so the places are 1 to %(last)s."),
+        "how_far": N_("Say how far to move the section: up (-1) or down (+1)."),
+        "first": N_("Section %(number)s of this house way is already first."),
+        "last": N_("Section %(number)s of this house way is already last."),
+    },
+}
+
+
+def _place_error(what: str, which: str, section: int | None, **params: Any) -> EngineError:
+    """Return the refusal ``which`` about a ``what`` ("rule", "section"), whole sentence.
+
+    ``section`` is the rule's section (counted from 0), None for a section.
+    """
+    sentence = _PLACE_SENTENCES[what][which]
+    if section is not None:
+        params["section"] = section + 1
+    if isinstance(sentence, tuple):
+        count = params.pop("count")
+        return EngineError(Plural(sentence, count, **params))
+    return EngineError(Message(sentence, **params))
+
+
+def _index(value: Any, size: int, what: str, section: int | None = None,
+           insert: bool = False) -> int:
+    """Return ``value``, a place among ``size`` rules of ``section`` (or sections, None)."""
     top = size if insert else size - 1
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        count = f"{size} {what}{'' if size == 1 else 's'}"
         shown = value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
         if insert:
-            raise ValueError(f"A {what} cannot go at place {shown}: {where} has {count}, so "
-                             f"the places are 1 to {size + 1}.")
-        raise ValueError(f"There is no {what} {shown}: {where} has {count}.")
+            raise _place_error(what, "insert", section, number=shown, count=size,
+                               last=size + 1)
+        raise _place_error(what, "none", section, number=shown, count=size)
     return value
 
 
@@ -1117,7 +1163,7 @@ def _sections(data: Mapping[str, Any]) -> list[Any]:
 
 def _rules(data: dict[str, Any], s: int) -> list[Any]:
     sections = _sections(data)
-    _index(s, len(sections), "section", "this house way")
+    _index(s, len(sections), "section")
     section = sections[s]
     if not isinstance(section, dict):
         raise ValueError(f"Section {s + 1} is not a table of fields.")
@@ -1133,14 +1179,15 @@ def _check_item(item: Any, what: str) -> dict[str, Any]:
     return copy.deepcopy(dict(item))
 
 
-def _moved(items: list[Any], i: int, delta: Any, what: str, where: str) -> None:
+def _moved(items: list[Any], i: int, delta: Any, what: str,
+           section: int | None = None) -> None:
     if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
-        raise ValueError(f"Say how far to move the {what}: up (-1) or down (+1).")
+        raise _place_error(what, "how_far", section)
     j = i + delta
     if j < 0:
-        raise ValueError(f"{what.capitalize()} {i + 1} of {where} is already first.")
+        raise _place_error(what, "first", section, number=i + 1)
     if j >= len(items):
-        raise ValueError(f"{what.capitalize()} {i + 1} of {where} is already last.")
+        raise _place_error(what, "last", section, number=i + 1)
     items.insert(j, items.pop(i))
 
 
@@ -1148,8 +1195,8 @@ def move_rule(data: Mapping[str, Any], s: int, r: int, delta: int) -> dict[str, 
     """Move rule ``r`` of section ``s`` by ``delta`` places within its section."""
     out = _copy(data)
     rules = _rules(out, s)
-    _index(r, len(rules), "rule", f"section {s + 1}")
-    _moved(rules, r, delta, "rule", f"section {s + 1}")
+    _index(r, len(rules), "rule", s)
+    _moved(rules, r, delta, "rule", s)
     return out
 
 
@@ -1157,7 +1204,7 @@ def delete_rule(data: Mapping[str, Any], s: int, r: int) -> dict[str, Any]:
     """Delete rule ``r`` of section ``s``, and the sheet's examples that cite it."""
     out = _copy(data)
     rules = _rules(out, s)
-    _index(r, len(rules), "rule", f"section {s + 1}")
+    _index(r, len(rules), "rule", s)
     gone = rules.pop(r)
     rid = gone.get("id") if isinstance(gone, Mapping) else None
     if isinstance(out.get("examples"), list):
@@ -1171,7 +1218,7 @@ def insert_rule(data: Mapping[str, Any], s: int, pos: int,
     """Insert a rule at place ``pos`` (0 = first) of section ``s``."""
     out = _copy(data)
     rules = _rules(out, s)
-    _index(pos, len(rules), "rule", f"section {s + 1}", insert=True)
+    _index(pos, len(rules), "rule", s, insert=True)
     rules.insert(pos, _check_item(rule, "rule"))
     return out
 
@@ -1181,7 +1228,7 @@ def replace_rule(data: Mapping[str, Any], s: int, r: int,
     """Replace rule ``r`` of section ``s`` (an edited rule)."""
     out = _copy(data)
     rules = _rules(out, s)
-    _index(r, len(rules), "rule", f"section {s + 1}")
+    _index(r, len(rules), "rule", s)
     new = _check_item(rule, "rule")
     old = rules[r]
     if "translations" not in new and isinstance(old, Mapping) \
@@ -1202,7 +1249,7 @@ def add_section(data: Mapping[str, Any], pos: int,
     """Insert a section at place ``pos`` (0 = first)."""
     out = _copy(data)
     sections = _sections(out)
-    _index(pos, len(sections), "section", "this house way", insert=True)
+    _index(pos, len(sections), "section", insert=True)
     sections.insert(pos, _check_item(section, "section"))
     return out
 
@@ -1211,7 +1258,7 @@ def delete_section(data: Mapping[str, Any], s: int) -> dict[str, Any]:
     """Delete section ``s`` with its rules (and the examples that cite them)."""
     out = _copy(data)
     sections = _sections(out)
-    _index(s, len(sections), "section", "this house way")
+    _index(s, len(sections), "section")
     gone = sections.pop(s)
     ids = {r.get("id") for r in (gone.get("rules") or []) if isinstance(r, Mapping)} \
         if isinstance(gone, Mapping) else set()
@@ -1225,8 +1272,8 @@ def move_section(data: Mapping[str, Any], s: int, delta: int) -> dict[str, Any]:
     """Move section ``s`` by ``delta`` places."""
     out = _copy(data)
     sections = _sections(out)
-    _index(s, len(sections), "section", "this house way")
-    _moved(sections, s, delta, "section", "this house way")
+    _index(s, len(sections), "section")
+    _moved(sections, s, delta, "section")
     return out
 
 

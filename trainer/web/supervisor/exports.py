@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, request
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -103,7 +104,8 @@ def export_summary(group_id: int) -> Response:
 
     def rows() -> Iterator[list[Any]]:
         yield [_("Trainee"), _("Login"), _("Period"), _("Drill"), _("Questions answered"),
-               _("Right"), _("Accuracy (%)"), _("Median time (s)"), _("Last activity (UTC)"),
+               pgettext("a column: how many answers were right", "Right"), _("Accuracy (%)"),
+               _("Median time (s)"), _("Last activity (UTC)"),
                _("Readiness")]
         for row in sorted(overview.rows, key=lambda r: r.name.lower()):
             kinds: list[str | None] = [k for k in drill_kinds() if k in row.kinds] or [None]

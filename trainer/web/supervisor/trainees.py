@@ -216,6 +216,6 @@ def set_trainee_active(user_id: int) -> Response:
         flash(say(error), "error")
         return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     db.session.commit()
-    flash(_("%(name)s is now %(state)s.", name=trainee.name,
-            state=_("active") if trainee.active else _("inactive")), "success")
+    flash(_("%(name)s is now active.", name=trainee.name) if trainee.active
+          else _("%(name)s is now inactive.", name=trainee.name), "success")
     return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
