@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -204,4 +205,13 @@ def trainee(make_user: Any, group: int) -> Account:
 def admin(make_user: Any) -> Account:
     """Return an admin account."""
     return make_user(Role.ADMIN, login="boss")
+
+
+@pytest.fixture(scope="session")
+def pseudo_translations(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pseudo-locale's catalogue (every message accented), for the tests of unmarked
+    text: an app reads it with ``catalogue_tools.pseudo_config``."""
+    from catalogue_tools import pseudo_folder
+
+    return pseudo_folder(tmp_path_factory)
 

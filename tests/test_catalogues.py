@@ -10,20 +10,14 @@ The checker itself is tested below on small made-up catalogues.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
+from catalogue_tools import catalogues
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
-assert _spec is not None and _spec.loader is not None
-catalogues: Any = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("catalogues", catalogues)
-_spec.loader.exec_module(catalogues)
 
 
 @pytest.fixture(scope="module")

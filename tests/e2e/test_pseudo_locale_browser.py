@@ -13,9 +13,7 @@ item 2), month and day names in dates. The failure names the page, where, and th
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from urllib.parse import urldefrag, urlsplit
 
 import pytest
 from babel import Locale
+from catalogue_tools import catalogues, pseudo_config
 from flask import Flask
 
 from e2e.conftest import shot, sign_in
@@ -41,11 +40,6 @@ from trainer.services import drills as drill_service
 from trainer.web import card_names
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
-assert _spec is not None and _spec.loader is not None
-catalogues: Any = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("catalogues", catalogues)
-_spec.loader.exec_module(catalogues)
 
 pytestmark = pytest.mark.e2e
 
@@ -238,17 +232,8 @@ def _crawl(reader: Reader, base: str, start: str, role: str) -> None:
 
 
 @pytest.fixture
-def pseudo_translations(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pseudo-translations")
-    catalogues.write_pseudo(catalogues.extract(), folder)
-    return folder
-
-
-@pytest.fixture
 def app_config(app_config: dict[str, Any], pseudo_translations: Path) -> dict[str, Any]:
-    # Every request reads the pseudo-locale (trainer/__init__.py, _select_locale).
-    return {**app_config, "BABEL_TRANSLATION_DIRECTORIES": str(pseudo_translations),
-            "PSEUDO_LOCALE": True}
+    return pseudo_config(app_config, pseudo_translations)
 
 
 @pytest.fixture

@@ -11,14 +11,13 @@ English readers read what they read before.
 from __future__ import annotations
 
 import html
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from catalogue_tools import pseudo_config
 from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
@@ -34,12 +33,6 @@ from trainer.web import engine_words, names, reference
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
-assert _spec is not None and _spec.loader is not None
-catalogues: Any = sys.modules.get("catalogues") or importlib.util.module_from_spec(_spec)
-if "catalogues" not in sys.modules:
-    sys.modules["catalogues"] = catalogues
-    _spec.loader.exec_module(catalogues)
 
 OPEN = "\u27e6"
 # A word the pseudo-locale would have changed: three ASCII letters or more, one of them a
@@ -54,18 +47,9 @@ def english_words(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
             if set(w) & _ACCENTED and w not in allowed]
 
 
-@pytest.fixture(scope="module")
-def pseudo_translations(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pseudo-translations")
-    catalogues.write_pseudo(catalogues.extract(), folder)
-    return folder
-
-
 @pytest.fixture
 def app_config(app_config: dict[str, Any], pseudo_translations: Path) -> dict[str, Any]:
-    # Every request reads the pseudo-locale (trainer/__init__.py, _select_locale).
-    return {**app_config, "BABEL_TRANSLATION_DIRECTORIES": str(pseudo_translations),
-            "PSEUDO_LOCALE": True}
+    return pseudo_config(app_config, pseudo_translations)
 
 
 @pytest.fixture

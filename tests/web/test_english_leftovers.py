@@ -25,14 +25,13 @@ keeps.
 from __future__ import annotations
 
 import html as html_lib
-import importlib.util
 import re
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from catalogue_tools import catalogues, pseudo_config
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -44,11 +43,6 @@ from web.test_feedback_words import attempt_of, issued, post, start
 from web.wrong_answers import wrong_answer
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
-assert _spec is not None and _spec.loader is not None
-catalogues: Any = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("catalogues", catalogues)
-_spec.loader.exec_module(catalogues)
 
 ARTIFACTS = ROOT / "test-artifacts" / "languages"
 
@@ -280,19 +274,12 @@ def manager(make_user: Any) -> Any:
     return make_user(Role.MANAGER, login="leftovers-manager", name="Marta")
 
 
-@pytest.fixture(scope="session")
-def pseudo_translations(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pseudo-translations")
-    catalogues.write_pseudo(catalogues.extract(), folder)
-    return folder
-
-
 @pytest.fixture
 def app_config(app_config: dict[str, Any], request: pytest.FixtureRequest) -> dict[str, Any]:
     if "pseudo" not in request.node.name:
         return app_config
     folder = request.getfixturevalue("pseudo_translations")
-    return {**app_config, "BABEL_TRANSLATION_DIRECTORIES": str(folder), "PSEUDO_LOCALE": True}
+    return pseudo_config(app_config, folder)
 
 
 def test_no_unmarked_english_in_composed_text_under_the_pseudo_locale(

@@ -12,15 +12,14 @@ an English reader reads exactly the engine's English.
 from __future__ import annotations
 
 import html as html_lib
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from catalogue_tools import catalogues
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale, get_locale
@@ -171,14 +170,7 @@ def test_a_service_refusal_reads_in_spanish_and_in_english_as_before(
 
 def test_the_services_and_the_editors_sentences_are_extracted_for_the_catalogues() -> None:
     """tools/catalogues.py (what the catalogues are made from) finds the services' N_ too."""
-    module = sys.modules.get("catalogues")
-    if module is None:  # loaded as tests/test_catalogues.py loads it
-        spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["catalogues"] = module
-        spec.loader.exec_module(module)
-    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in module.extract() if m.id}
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogues.extract() if m.id}
     for sentence in ("This question is already answered.", "The question number is missing.",
                      "There is no such custom house way.",
                      "The seed must be a whole number, zero or more.",

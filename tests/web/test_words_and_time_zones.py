@@ -170,3 +170,19 @@ def test_hand_reading_rules_name_their_hand_size_in_words(app) -> None:
         assert names.rule_name("reading.compare.five") == "Reading: which five-card hand wins"
         assert names.rule_name("reading.compare.two") == "Reading: which two-card hand wins"
         assert names.rule_name("reading.copy.five") == "Reading: a copy of five-card hands"
+
+
+def test_hand_reading_rules_name_their_hand_in_the_readers_language(app) -> None:
+    """A category's rule (reading.one-pair) names the hand with the drill's own words,
+    translated, never the id's English words dropped into a translated sentence."""
+    from trainer.engine.drills.hand_reading import CATEGORY_WORDS
+    from trainer.web.i18n import translations
+
+    with app.test_request_context():
+        assert names.rule_name("reading.one-pair") == "Reading: one pair"
+        assert names.rule_name("reading.high-card") == "Reading: high card (pai gow)"
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        pair = str(translations().ugettext(CATEGORY_WORDS["one_pair"]))
+        assert pair != "one pair"
+        said = names.rule_name("reading.one-pair")
+        assert pair in said and "one pair" not in said, said

@@ -12,6 +12,7 @@ from flask import has_app_context, has_request_context
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
+from trainer.engine.drills.hand_reading import CATEGORY_WORDS
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, HouseWayError, load, preset_names
 from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
@@ -148,7 +149,9 @@ def _reading_name(rule_id: str) -> str | None:
             return str(_l("Reading: a copy of %(size)s hands", size=size))
         return str(_l("Reading: which %(size)s hand wins", size=size))
     if len(parts) >= 2:
-        hand = words_of(parts[1]).lower()
+        # The hand's category as the drill's own words ("one pair"), in the reader's language.
+        words = CATEGORY_WORDS.get(parts[1].replace("-", "_"))
+        hand = i18n.translations().ugettext(words) if words else words_of(parts[1]).lower()
         if parts[-1] == "joker" and len(parts) > 2:
             return str(_l("Reading: %(hand)s with the joker", hand=hand))
         return str(_l("Reading: %(hand)s", hand=hand))
