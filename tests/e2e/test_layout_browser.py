@@ -46,7 +46,8 @@ SHOTS = Path(os.environ.get("E2E_ARTIFACTS") or ARTIFACTS) / "layouts"
 # clips) sideways. Left out: visually hidden text and what is inside it (clipped to
 # a pixel for screen readers on purpose, as a stacked table's header row), the
 # shapes inside an SVG chart (they cannot scroll; the <svg> itself is checked) and a
-# text input's value (a long link or rule name scrolls inside the input, which fits).
+# text input's value (a long link or rule name scrolls inside the input, which fits) and a
+# closed select's chosen option (cut to the select's box; its list opens at full width).
 OVERFLOW = """() => {
   const found = [];
   const root = document.documentElement;
@@ -56,6 +57,10 @@ OVERFLOW = """() => {
   for (const el of document.body.querySelectorAll("*")) {
     if (el.scrollWidth <= el.clientWidth + 1 || el.clientWidth === 0 || el.ownerSVGElement) continue;
     if (el.tagName === "INPUT") continue;  // a long value scrolls inside its own box, by design
+    // A closed select shows its chosen option cut to its box (the list opens in a popup at
+    // full width); Chromium 150 reports the longest option as its scrollWidth. A select wider
+    // than its container is still found: the container scrolls.
+    if (el.tagName === "SELECT") continue;
     let clipped = false;
     for (let a = el; a && a !== document.body; a = a.parentElement) {
       if (getComputedStyle(a).clip !== "auto") { clipped = true; break; }
