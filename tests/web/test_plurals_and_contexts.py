@@ -12,6 +12,7 @@ compiled from it with three marked forms, in front of the page. Also here: numbe
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -186,3 +187,23 @@ def test_english_percent_and_seconds_are_as_before(app: Flask) -> None:
             assert filters.percent(value) == f"{value * 100:.0f}%"
         for ms in (0, 49, 50, 150, 12_345, 1_234_567):
             assert filters.seconds(ms) == f"{ms / 1000:.1f}"
+
+
+def test_a_criterions_figures_are_written_in_the_readers_language(app: Flask) -> None:
+    """A certification criterion's accuracy and median time (97.5, 8.5) read "97,5" and
+    "8,5 с" in Russian: every template that writes one passes it through ``number``."""
+    with app.test_request_context(), force_locale("ru"):
+        page = render_template_string(
+            '{{ acc|number }}% {{ _("%(s)s s", s=s|number) }}', acc=97.5, s=8.5)
+        assert page == "97,5% 8,5 с", page
+    with app.test_request_context(), force_locale("en"):
+        assert render_template_string("{{ 98.0|number }}") == "98"  # as "%g" wrote it
+    raw = []
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for found in re.finditer(r"\.(min_accuracy|max_median_s)\b(\s*\|\s*number)?", line):
+                written = "{{" in line[:found.start()] and not found.group(2)
+                condition = re.search(r"\{%[^%]*$", line[:found.start()])
+                if written and not condition:
+                    raw.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:120]}")
+    assert raw == [], "criterion figures written raw:\n" + "\n".join(raw)
