@@ -147,8 +147,8 @@ def test_a_profile_without_a_bonus_bet_drills_the_standard_table_and_says_so(
     ({"qualifies": True, "category": "flush"}, "amount paid"),
     ({"qualifies": None, "category": "flush", "paid_cents": 0}, "does this qualify"),
     ({"qualifies": True, "category": "two-pair", "paid_cents": 0}, "Name the bonus hand"),
-    ({"qualifies": True, "category": "flush", "paid_cents": 12.5}, "dollars and cents"),
-    ({"qualifies": True, "category": "flush", "paid_cents": -1}, "dollars and cents"),
+    ({"qualifies": True, "category": "flush", "paid_cents": 12.5}, "0 when the bonus bet loses"),
+    ({"qualifies": True, "category": "flush", "paid_cents": -1}, "0 when the bonus bet loses"),
 ])
 def test_a_malformed_answer_gets_a_clear_message_and_records_nothing(
         app: Flask, client: FlaskClient, make_user: Any, make_group: Any, supervisor: Any,

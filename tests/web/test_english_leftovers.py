@@ -54,20 +54,12 @@ ENGLISH = ("the", "of the", "and", "is", "with", "you", "your", "commission", "b
 WORDS = re.compile(r"(?<![\w'’])(" + "|".join(re.escape(w) for w in ENGLISH) + r")(?![\w'’])", re.I)
 # The bets' and pay tables' brand names the glossary keeps, and example data.
 KEPT = ("Queen's Dragon", "Fortune", "Envy", "Trump Plaza")
-# Places known to show English, each with the file that must change and who owns it (other
-# helpers of this session); reported, not failed. Remove an entry when its words are said.
+# Places known to show English, each with why; reported, not failed.
 KNOWN = (
-    (re.compile(r"[\w' ]+ bonus \([^)]*\)"),
-     "a pay table's title (engine/side_bets/tables/*.toml title; web/paytables.py words it)"),
-    (re.compile(r"(?<=forman )[^:]*(?=: )|(?<=màké )[^:]*(?=: )"),
-     "the bonus drill's seven-card hand (engine/side_bets/categories.py bonus_hand "
-     "description; engine/drills/bonus_drill.py 'The seven cards make %(hand)s')"),
-    (re.compile(r"\d+(?:[.,]\d+)?% commission on wins[^·]*"),
-     "the table rules' summary on /play/ (engine/profiles.py, web/profile words)"),
-    (re.compile(r"^Betting: 1-4 add a .*"),
-     "the table's keyboard help (templates/play/table.html)"),
+    # A preset's title is translated beside it in its house-way file (issue 19, item 2), not
+    # in a catalogue: the pseudo-locale has no words there and reads the English.
     (re.compile(r"\b[A-Z][\w']*\)? house way\b"),
-     "a house way's title, 'Trump Plaza (Atlantic City) house way' (web/names.py, web/reference.py)"),
+     "a house way's title in the pseudo-locale (the house-way file's translations)"),
 )
 # The house-way editor's own words (condition labels, kinds' placing words, conditions'
 # descriptions: engine/house_way/editing.py, kinds.py): owned by the editor's helper.
@@ -76,7 +68,8 @@ KNOWN_PAGES = re.compile(r"^manager /manager/house-ways/\d+")
 # (web/engine_words.hand_name); Spanish reads them from the sheets' tables.
 HAND_NAMES = re.compile(r"(?i)\b(?:two )?pairs? of \w+|two pair, \w+ and \w+|"
                         r"(?:three|four) (?:of a kind|\w+)|five aces|joker as \w+|"
-                        r"\w+-high pai gow|\(the wheel\)")
+                        r"\w+-high (?:pai gow|straight flush|straight|flush)|\w+ full of \w+|"
+                        r"royal flush|\(the wheel\)")
 ENGLISH_MONEY = re.compile(r"(?<![A-Z])-?\$\s?-?\d")
 SKIP = re.compile(r"/static/|/logout|/pdf$|/healthz|/jobs/|/delete$|/export$")
 

@@ -140,6 +140,24 @@ class Lowered:
         return lowered(english(self.value), self.whole)
 
 
+class Worded:
+    """A phrase the engine builds in English from parts ("Royal flush in hearts with the
+    king and queen of hearts"), and what a reader of another language is told in its
+    place (``said``: a ``Message`` or another value the web says) while the phrase has no
+    words of its own in the catalogues. ``str()`` is the English, byte for byte."""
+
+    __slots__ = ("english", "said")
+
+    def __init__(self, english: str, said: Any) -> None:
+        self.english, self.said = english, said
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"Worded({self.english!r}, {self.said!r})"
+
+
 class Capital:
     """A word or phrase written with a capital first letter inside a sentence (a label that
     starts it: "Two-pair: lower pair in front")."""

@@ -110,8 +110,10 @@ def engine_texts(filename: str) -> list[str]:
             texts += [table.title, table.sheet, *(line.name for line in table.lines)]
     elif name.endswith("engine/side_bets/categories.py"):
         from trainer.engine.side_bets import PAY_ORDER
+        from trainer.engine.side_bets.categories import NOTHING_WORDS
 
         texts += [category.title for category in PAY_ORDER]
+        texts.append(NOTHING_WORDS)  # the module's one sentence (seven cards with no bonus hand)
     elif name.endswith("engine/profiles.py"):
         from trainer.engine.profiles import PROFILES, WITH_ENVY
 

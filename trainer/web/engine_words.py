@@ -32,6 +32,7 @@ from trainer.engine.messages import (
     Message,
     Money,
     Plural,
+    Worded,
     capital,
     lowered,
 )
@@ -96,6 +97,11 @@ def _value(value: Any) -> str:
         return capital(_value(value.value))
     if isinstance(value, HandName):
         return hand_name(value)
+    if isinstance(value, Worded):
+        # What stands for the English phrase, in the reader's language; a reader whose
+        # catalogue leaves it in English reads the English phrase, which says more.
+        said = _value(value.said)
+        return value.english if said == str(value.said) else said
     if type(value) is int:
         return str(format_decimal(value))
     return str(value)

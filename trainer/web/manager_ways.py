@@ -83,6 +83,7 @@ from trainer.web.house_way_words import (
 )
 from trainer.web.languages import number
 from trainer.web.names import profile_name
+from trainer.web.reference import way_label
 
 bp = Blueprint("manager_ways", __name__, url_prefix="/manager/house-ways")
 MANAGERS = (Role.MANAGER, Role.ADMIN)
@@ -204,9 +205,7 @@ def _references(row: Any) -> list[tuple[str, str]]:
     """Return every way a draft may be compared with: the base first, then the rest on offer."""
     choices = []
     for choice in catalogue.choices():
-        label = (f"{choice.title} — {_('version %(n)s', n=choice.version)}"
-                 if getattr(choice, "version", None) else str(choice.title))
-        choices.append((str(choice.ref), label))
+        choices.append((str(choice.ref), way_label(choice)))
     base = str(getattr(row, "base_ref", "") or "")
     choices.sort(key=lambda c: c[0] != base)
     return choices
@@ -243,8 +242,7 @@ def _create(form: Any, slug: str, casino: str, base_ref: str | None,
 def _base_title(ref: str) -> str | None:
     for choice in catalogue.choices():
         if str(choice.ref) == ref:
-            return (f"{choice.title} — {_('version %(n)s', n=choice.version)}"
-                    if getattr(choice, "version", None) else str(choice.title))
+            return way_label(choice)
     return None
 
 

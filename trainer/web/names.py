@@ -235,6 +235,16 @@ def rule_tag(rule_id: object, house_way: str | None = None) -> Markup:
     return html
 
 
+def house_way_title(ref: object, english: str | None = None) -> str:
+    """Return a house way's full title in the reader's language ("Método de la casa del
+    Trump Plaza (Atlantic City)"): a preset's from the translations beside its English
+    title in its data file; a manager's version as written (``english``, else the ref's)."""
+    key = str(ref or "")
+    if key in preset_names():
+        return load(key).title_in(_language())
+    return english if english is not None else house_ways.title_of(key)
+
+
 def house_way_name(name: object) -> str:
     """Return a house way as its casino's name, from the house way's own data.
 

@@ -41,7 +41,7 @@ from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
 from trainer.web import languages, pay_tables
 from trainer.web.engine_words import say
 from trainer.web.exam_lock import refuse_during_exam
-from trainer.web.names import house_way_name
+from trainer.web.names import house_way_name, house_way_title
 
 bp = Blueprint("reference", __name__)
 # Every page here sets or explains hands: closed while the trainee's exam runs.
@@ -150,9 +150,10 @@ def offered_ways(current: str | None = None) -> list[HouseWayChoice]:
 
 def way_label(choice: HouseWayChoice) -> str:
     """Name a house way in a list: a preset by its title, a custom way with its version."""
+    title = house_way_title(choice.ref, choice.title)
     if choice.version is None:
-        return choice.title
-    return _("%(title)s, version %(number)s", title=choice.title, number=choice.version)
+        return title
+    return _("%(title)s, version %(number)s", title=title, number=choice.version)
 
 
 def choice_of(ref: str) -> HouseWayChoice | None:
@@ -332,7 +333,8 @@ def set_by_every_way(cards: tuple, chosen: str, wheel: str,
         way = loaded[ref]
         rule = way.rule(setting.rule)
         rows.append(PresetSetting(
-            ref, labels.get(ref, way.title), card_list(setting.front), card_list(setting.back), setting.rule,
+            ref, labels.get(ref) or way.title_in(lang), card_list(setting.front),
+            card_list(setting.back), setting.rule,
             rule.number, rule.text_in(lang),
             way.explanation_in(lang, setting.back, setting.front, setting.rule, wheel),
             value(ref) != value(chosen)))
@@ -439,7 +441,7 @@ def look_up() -> str:
             rule = chosen.rule(setting.rule)
     return render_template(
         "reference/look_up.html",
-        text=text, cards=cards, preset=preset, preset_title=chosen.title,
+        text=text, cards=cards, preset=preset, preset_title=chosen.title_in(languages.language()),
         wheel=wheel, compare=compare,
         # The way's own words (rule sentence, short name, explanation) in the reader's language.
         lang=languages.language(),

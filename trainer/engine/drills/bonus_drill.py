@@ -235,10 +235,9 @@ class BonusDrill(Drill):
              "given": dollars(given["paid_cents"]), "right": dollars(key["paid_cents"])},
         )
         wrong = [p for p in parts if not p["correct"]]
-        described = hand.description[:1].lower() + hand.description[1:]
-        # (the hand's description is the engine's English, hands.py)
+        # The hand in words: the web says it in the reader's language (categories.py, ``said``).
         text: list[Any] = [Message(N_("The seven cards make %(hand)s: %(name)s."),
-                                   hand=described, name=Message(right_name))]
+                                   hand=Lowered(hand.said), name=Message(right_name))]
         if "cards" not in question:
             fouled = is_foul(parse_cards(question["back"], 5), parse_cards(question["front"], 2),
                              context.table.wheel)

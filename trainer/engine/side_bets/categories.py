@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from functools import cache
 from itertools import combinations
 from typing import Any
 
 from ..cards import DECK, JOKER, RANK_CHARS, RANK_NAMES, SUIT_CHARS, SUIT_NAMES, Card, verify_distinct
-from ..hands import Category, evaluate5
+from ..hands import Category, HandName, evaluate5
+from ..messages import N_, Message, Worded
 
 
 class BonusCategory(IntEnum):
@@ -231,6 +232,11 @@ class BonusHand:
     match_cards: tuple[Card, ...]
     joker_as: str | None
     description: str
+    # The description as a sentence's value the web says in the reader's language: a
+    # five-card hand's ``HandName``, the no-hand sentence, or for the seven-card and
+    # royal-match hands the category's title in place of the English phrase (``Worded``).
+    # ``str(said)`` is ``description``.
+    said: Any = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON form used by the command line."""
@@ -261,9 +267,9 @@ def bonus_hand(cards: Sequence[int], match: Match | str = Match.KING_QUEEN) -> B
     hand = tuple(Card(c) for c in cards)
     natural = [c for c in hand if c != JOKER]
     if len(natural) == 7 and _in_sequence(natural):
-        return BonusHand(hand, BonusCategory.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH, hand, (), None,
-                         f"Seven-card straight flush in {SUIT_NAMES[natural[0].suit or 's']}, "
-                         "no joker")
+        return _special(BonusHand(hand, BonusCategory.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH, hand,
+                                  (), None, f"Seven-card straight flush in "
+                                  f"{SUIT_NAMES[natural[0].suit or 's']}, no joker"))
     for five in combinations(hand, 5):
         rest = tuple(c for c in hand if c not in five)
         value = evaluate5(five)
@@ -272,15 +278,15 @@ def bonus_hand(cards: Sequence[int], match: Match | str = Match.KING_QUEEN) -> B
             suit = next(c.suit for c in five if c != JOKER)
             text = (f"Royal flush in {SUIT_NAMES[suit or 's']}{_joker_words(value.joker_as, suit)}"
                     f" with the {match.words} of {SUIT_NAMES[rest[0].suit or 's']}")
-            return BonusHand(hand, BonusCategory.ROYAL_PLUS_MATCH, five + rest, rest,
-                             _joker_card(value.joker_as, suit), text)
+            return _special(BonusHand(hand, BonusCategory.ROYAL_PLUS_MATCH, five + rest, rest,
+                                      _joker_card(value.joker_as, suit), text))
     if len(natural) == 6:
         for stand_in in DECK[:52]:
             if stand_in not in natural and _in_sequence([*natural, stand_in]):
-                return BonusHand(hand, BonusCategory.SEVEN_CARD_STRAIGHT_FLUSH_JOKER, hand, (),
-                                 str(stand_in),
-                                 f"Seven-card straight flush in {SUIT_NAMES[stand_in.suit or 's']}"
-                                 f", joker as the {RANK_NAMES[stand_in.rank]}")
+                return _special(BonusHand(
+                    hand, BonusCategory.SEVEN_CARD_STRAIGHT_FLUSH_JOKER, hand, (), str(stand_in),
+                    f"Seven-card straight flush in {SUIT_NAMES[stand_in.suit or 's']}"
+                    f", joker as the {RANK_NAMES[stand_in.rank]}"))
     best: tuple[BonusCategory, int, tuple[Card, ...]] | None = None
     for five in combinations(hand, 5):
         value = evaluate5(five)
@@ -291,7 +297,7 @@ def bonus_hand(cards: Sequence[int], match: Match | str = Match.KING_QUEEN) -> B
     category, _, best_five = best
     chosen: tuple[Card, ...] = tuple(best_five)
     if category is BonusCategory.NOTHING:
-        return BonusHand(hand, category, (), (), None, "Nothing: no straight or better")
+        return BonusHand(hand, category, (), (), None, NOTHING_WORDS, Message(NOTHING_WORDS))
     value = evaluate5(chosen)
     made_by: tuple[Card, ...] = chosen
     if category in (BonusCategory.FOUR_OF_A_KIND, BonusCategory.THREE_OF_A_KIND):
@@ -302,11 +308,29 @@ def bonus_hand(cards: Sequence[int], match: Match | str = Match.KING_QUEEN) -> B
     if joker_as and category in (BonusCategory.ROYAL_FLUSH, BonusCategory.STRAIGHT_FLUSH):
         joker_as = _joker_card(joker_as, suit)
     text = value.description.split(", joker as")[0]
+    said: Any = None
     if category is BonusCategory.THREE_OF_A_KIND and value.category is not Category.THREE_OF_A_KIND:
         text = f"Three of a kind, {RANK_NAMES[made_by[0].rank]}s"
+        said = Worded(text, Message(category.title))
     if joker_as:
         text += f", joker as {'the ' + _card_words(joker_as) if len(joker_as) == 2 else 'an ace'}"
-    return BonusHand(hand, category, made_by, (), joker_as, text)
+    if said is None:  # the five cards' own name, the joker's role as the rank it stands for
+        said = HandName(True, value.category, value.ranks, value.joker_as if joker_as else None,
+                        text)
+    elif joker_as:
+        said = Worded(text, said.said)
+    return BonusHand(hand, category, made_by, (), joker_as, text, said)
+
+
+# The words of a seven-card hand that makes no bonus hand (its English description).
+NOTHING_WORDS = N_("Nothing: no straight or better")
+
+
+def _special(hand: BonusHand) -> BonusHand:
+    """Give a seven-card or royal-match hand its ``said``: the category's title in place of
+    the English phrase built from suit and rank names."""
+    return BonusHand(hand.cards, hand.category, hand.made_by, hand.match_cards, hand.joker_as,
+                     hand.description, Worded(hand.description, Message(hand.category.title)))
 
 
 def _joker_card(joker_as: str | None, suit: str | None) -> str | None:

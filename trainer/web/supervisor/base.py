@@ -21,7 +21,7 @@ from trainer.web.access import get_owned_or_404
 from trainer.web.data_words import profile_description
 from trainer.web.engine_words import say
 from trainer.web.forms import GroupForm
-from trainer.web.names import profile_name, words_of
+from trainer.web.names import house_way_title, profile_name, words_of
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
@@ -76,7 +76,7 @@ def house_way_label(choice: house_way_catalogue.HouseWayChoice) -> str:
     """Word a house way on offer: a preset's title, or "Riverside house way, version 2
     (published 3 Dec 2026)" (and "superseded" when a later version is published)."""
     if choice.preset or choice.version is None:
-        return choice.title
+        return house_way_title(choice.ref, choice.title)
     published = time_zones.local_date(choice.published_at, "d MMM y") if choice.published_at else ""
     if choice.superseded:
         return str(_l("%(title)s, version %(number)s (published %(date)s; superseded)",
