@@ -147,6 +147,8 @@
       state.phase = "betting";
       refreshButtons();
     }
+    // The table has its state: chips and keys now count (before, the phase is "loading").
+    root.dataset.loaded = "true";
   }
 
   function showHand(hand) {

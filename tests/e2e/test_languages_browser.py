@@ -81,7 +81,7 @@ def test_the_players_game_writes_money_in_spanish(live_server: str, page: Any) -
     sign_in(page, live_server)
     choose_spanish(page, live_server)
     page.goto(f"{live_server}/play/")
-    page.wait_for_selector("#balance")
+    page.wait_for_selector("#play[data-loaded]", state="attached")  # chips count from here
     assert page.inner_text("#balance") == "1.000,00\u00a0US$"
     page.click("[data-chip='500']")
     page.click("#bet-circle")

@@ -26,6 +26,8 @@ def open_table(page: Any, live_server: str) -> None:
     page.click("nav >> text=Play")
     page.wait_for_selector("#play")
     page.wait_for_selector("#deal")
+    # The table's state has loaded (play.js): a key pressed before that is ignored.
+    page.wait_for_selector("#play[data-loaded]", state="attached")
 
 
 def open_hand(app: Flask) -> dict[str, Any]:

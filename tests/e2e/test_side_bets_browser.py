@@ -123,7 +123,7 @@ def test_the_players_game_with_a_fortune_bet(app: Flask, live_server: str, page:
     monkeypatch.setattr(game_table, "new_seed", lambda: seed)
     sign_in(page, live_server)
     page.click("nav >> text=Play")
-    page.wait_for_selector("#deal")
+    page.wait_for_selector("#play[data-loaded]", state="attached")  # chips count from here
     assert "Fortune bonus (standard table)" in page.inner_text("label[for=side-bet]")
     page.click("#side-bet-table summary")
     assert page.locator("#side-bet-table [data-table=fortune-standard]").is_visible()

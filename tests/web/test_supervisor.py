@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+from itertools import combinations
 from typing import Any
 
 from trainer.engine.drills import DrillContext, get_drill
@@ -22,8 +23,13 @@ def _answer_exam(trainee_id: int, session_id: int, right: bool) -> None:
     while (view := drill_service.issue_question(trainee_id, session_id)) is not None:
         drill = get_drill("house-way")
         context = DrillContext.from_dict(view.context)
-        key = drill.grade(view.question, {"front": view.question["cards"][:2]}, context).correct_answer
-        front = key["front"] if right else [c for c in view.question["cards"] if c not in key["front"]][:2]
+        cards = view.question["cards"]
+        key = drill.grade(view.question, {"front": cards[:2]}, context).correct_answer
+        # Wrong: the first front the grader marks wrong (another front of the same value,
+        # such as a pair in other suits, would be right).
+        front = key["front"] if right else next(
+            list(pair) for pair in combinations(cards, 2)
+            if not drill.grade(view.question, {"front": list(pair)}, context).correct)
         drill_service.answer_question(trainee_id, session_id, view.position, {"front": front})
 
 
