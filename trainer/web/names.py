@@ -18,7 +18,7 @@ from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
 from trainer.engine.side_bets import TableKind, load_table
 from trainer.services import house_ways, profiles
-from trainer.web import data_words, drill_kinds, i18n, languages
+from trainer.web import data_words, drill_kinds, engine_words, i18n, languages
 
 FAMILIES = {
     "pai-gow": _l("No pair"),
@@ -151,7 +151,7 @@ def _reading_name(rule_id: str) -> str | None:
     if len(parts) >= 2:
         # The hand's category as the drill's own words ("one pair"), in the reader's language.
         words = CATEGORY_WORDS.get(parts[1].replace("-", "_"))
-        hand = i18n.translations().ugettext(words) if words else words_of(parts[1]).lower()
+        hand = engine_words.text(words) if words else words_of(parts[1]).lower()
         if parts[-1] == "joker" and len(parts) > 2:
             return str(_l("Reading: %(hand)s with the joker", hand=hand))
         return str(_l("Reading: %(hand)s", hand=hand))

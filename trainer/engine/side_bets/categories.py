@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 from functools import cache
 from itertools import combinations
@@ -308,17 +308,17 @@ def bonus_hand(cards: Sequence[int], match: Match | str = Match.KING_QUEEN) -> B
     if joker_as and category in (BonusCategory.ROYAL_FLUSH, BonusCategory.STRAIGHT_FLUSH):
         joker_as = _joker_card(joker_as, suit)
     text = value.description.split(", joker as")[0]
-    said: Any = None
-    if category is BonusCategory.THREE_OF_A_KIND and value.category is not Category.THREE_OF_A_KIND:
+    trips_of_more = (category is BonusCategory.THREE_OF_A_KIND
+                     and value.category is not Category.THREE_OF_A_KIND)
+    if trips_of_more:
         text = f"Three of a kind, {RANK_NAMES[made_by[0].rank]}s"
-        said = Worded(text, Message(category.title))
     if joker_as:
         text += f", joker as {'the ' + _card_words(joker_as) if len(joker_as) == 2 else 'an ace'}"
-    if said is None:  # the five cards' own name, the joker's role as the rank it stands for
-        said = HandName(True, value.category, value.ranks, value.joker_as if joker_as else None,
-                        text)
-    elif joker_as:
-        said = Worded(text, said.said)
+    # The five cards' own name (the joker's role as the rank it stands for); trips named
+    # from a larger hand have no such name and read as their category.
+    said = (Worded(text, Message(category.title)) if trips_of_more
+            else HandName(True, value.category, value.ranks, value.joker_as if joker_as else None,
+                          text))
     return BonusHand(hand, category, made_by, (), joker_as, text, said)
 
 
@@ -329,8 +329,7 @@ NOTHING_WORDS = N_("Nothing: no straight or better")
 def _special(hand: BonusHand) -> BonusHand:
     """Give a seven-card or royal-match hand its ``said``: the category's title in place of
     the English phrase built from suit and rank names."""
-    return BonusHand(hand.cards, hand.category, hand.made_by, hand.match_cards, hand.joker_as,
-                     hand.description, Worded(hand.description, Message(hand.category.title)))
+    return replace(hand, said=Worded(hand.description, Message(hand.category.title)))
 
 
 def _joker_card(joker_as: str | None, suit: str | None) -> str | None:
