@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -22,6 +21,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.support import Translations
+from catalogue_tools import catalogues  # tools/catalogues.py: the extraction babel.cfg describes
 from flask import Flask, render_template_string
 from flask_babel import force_locale
 
@@ -30,8 +30,6 @@ from trainer.services import house_ways, jobs
 from trainer.web import engine_words, filters, i18n
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import catalogues  # noqa: E402  (tools/catalogues.py: the extraction babel.cfg describes)
 
 # Sentences about a count, (singular, plural) as the catalogue must hold them.
 PLURALS = [
