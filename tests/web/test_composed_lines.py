@@ -29,7 +29,7 @@ from trainer.extensions import db
 from trainer.models import CustomHouseWay, Role
 from trainer.services import profiles as profile_service
 from trainer.services.group_settings import MAX_LENGTH, DrillLimits, GroupSettings
-from trainer.web import engine_words, names, reference
+from trainer.web import data_words, engine_words, names, reference
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,13 +93,16 @@ def test_a_bonus_parts_rule_name_is_translated_piece_by_piece(app: Flask) -> Non
 
 
 def test_a_side_bet_with_envy_is_titled_in_words(app: Flask) -> None:
+    """The engine's English title; a page words the offer itself (data_words.describe_side_bet)."""
     offer = SideBetOffer("fortune-standard", envy="envy")
     assert offer.title == "Fortune bonus (standard table) with Envy"  # the engine's English
-    said = _said(app, offer.title_said)
-    assert said.count(OPEN) == 2 and english_words(said) == [], said
+    with app.test_request_context():
+        said = data_words.describe_side_bet(offer)
+    assert said.count(OPEN) == 3 and english_words(said) == [], said
     plain = SideBetOffer("fortune-standard")
     assert plain.title == "Fortune bonus (standard table)"
-    assert english_words(_said(app, plain.title_said)) == []
+    with app.test_request_context():
+        assert english_words(data_words.describe_side_bet(plain)) == []
 
 
 def test_a_withdrawn_preset_profile_is_refused_with_its_title_in_words(

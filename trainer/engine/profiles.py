@@ -11,7 +11,6 @@ from enum import StrEnum
 from typing import Any
 
 from .hands import Wheel
-from .messages import N_, Message
 from .side_bets import TableKind, load_table
 
 
@@ -30,11 +29,6 @@ class FoulPolicy(StrEnum):
     HOUSE_WAY = "house_way"
 
 
-# A bet's title with Envy. This module's texts are extracted as engine data
-# (babel.cfg, web/data_words.engine_texts), which lists this sentence too.
-WITH_ENVY = N_("%(table)s with Envy")
-
-
 @dataclass(frozen=True, slots=True)
 class SideBetOffer:
     """One side bet a table offers: its pay table, limits, envy and commission."""
@@ -50,14 +44,8 @@ class SideBetOffer:
     @property
     def title(self) -> str:
         """Return the bet in words ("Fortune bonus (standard table) with Envy")."""
-        return str(self.title_said)
-
-    @property
-    def title_said(self) -> Message:
-        """Return the bet's title as a message the web says (``engine_words.say``): the pay
-        table's title (a data text, web/data_words.py) and, with Envy, a sentence around it."""
-        title = Message(load_table(self.table).title)
-        return Message(WITH_ENVY, table=title) if self.envy else title
+        title = load_table(self.table).title
+        return f"{title} with Envy" if self.envy else title
 
     def describe(self) -> str:
         """Describe the bet and its limits in one line."""

@@ -127,7 +127,8 @@ def open_hand(game: PlayerGame | None) -> GameHand | None:
 
 
 def limits(profile_name: str) -> dict[str, Any]:
-    """Return a profile's smallest and largest bet, its rules in words and its side bet."""
+    """Return a profile's smallest and largest bet and its side bet (the page words the
+    rules in the reader's language, web/data_words.py)."""
     profile = profiles.table_profile(profile_name)
     offer = game_side_bet(profile)
     table = load_table(offer.table)
@@ -137,7 +138,7 @@ def limits(profile_name: str) -> dict[str, Any]:
     if table.kind is TableKind.PROGRESSIVE:
         side["meter_cents"] = PRACTICE_METER_CENTS
     return {"min_bet_cents": profile.min_bet_cents, "max_bet_cents": profile.max_bet_cents,
-            "rules": profile.describe(), "side_bet": side}
+            "side_bet": side}
 
 
 def deal(user: User, bet_cents: Any, bonus_cents: Any = 0) -> GameHand:

@@ -115,10 +115,9 @@ def engine_texts(filename: str) -> list[str]:
         texts += [category.title for category in PAY_ORDER]
         texts.append(NOTHING_WORDS)  # the module's one sentence (seven cards with no bonus hand)
     elif name.endswith("engine/profiles.py"):
-        from trainer.engine.profiles import PROFILES, WITH_ENVY
+        from trainer.engine.profiles import PROFILES
 
         texts += [profile.title for profile in PROFILES.values() if profile.title]
-        texts.append(WITH_ENVY)  # the module's one sentence (a bet's title with Envy)
     return list(dict.fromkeys(t for t in texts if t))
 
 
