@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up and start the trainer on this machine:   ./run.sh
+# Set up and start the trainer (web server and job worker) on this machine:   ./run.sh
 # Run the whole test suite instead:                ./run.sh test [pytest args]
 # Run the lint and type checks (ruff, mypy):        ./run.sh lint
 # Safe to run again: the venv, the install, the migrations and the demo accounts
@@ -49,6 +49,22 @@ install "."
 .venv/bin/trainer db upgrade
 .venv/bin/trainer seed-demo
 echo
-echo "Pai Gow Trainer: open http://$HOST:$PORT/ in a browser (Ctrl-C stops the server)."
+echo "Pai Gow Trainer: open http://$HOST:$PORT/ in a browser (Ctrl-C stops the server and the job worker)."
 echo
-exec .venv/bin/trainer run --host "$HOST" --port "$PORT"
+# The web server and one job worker (issue 25: jobs and PDFs run in the worker, never in
+# the web server); stopping this script, or either of them ending, stops both.
+.venv/bin/trainer worker &
+worker=$!
+.venv/bin/trainer run --host "$HOST" --port "$PORT" &
+web=$!
+stop() {
+    trap - EXIT INT TERM
+    kill -TERM "$web" "$worker" 2>/dev/null || true
+    wait "$web" "$worker" 2>/dev/null || true
+}
+trap stop EXIT
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
+status=0
+wait -n "$web" "$worker" || status=$?
+exit "$status"

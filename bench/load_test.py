@@ -20,7 +20,10 @@ and of the load generator, and each worker's resident memory (now and peak).
     .venv/bin/python bench/load_test.py                      # SQLite in a temp dir
     .venv/bin/python bench/load_test.py --trainees 50,100,150 --seconds 60
     .venv/bin/python bench/load_test.py --database-url postgresql+psycopg://.../trainer_load_2 --fresh
-Options: --trainees 50 --seconds 60 --workers 4 --think 0.5 --seed 15 --json FILE
+Options: --trainees 50 --seconds 60 --workers 4 --think 0.5 --seed 15 --json FILE --with-jobs
+``--with-jobs`` (issue 25) queues a check and a 10,000,000-deal edge simulation and starts
+two ``trainer worker`` processes before the trainees start, and reports the jobs' state at
+the end (they must still be running beside the whole run).
 ``--fresh`` empties the PostgreSQL database first (drops its ``public`` schema):
 only for a database whose name contains "load".
 """
@@ -213,6 +216,42 @@ with app.app_context():
     subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True)
 
 
+def queue_jobs(env: dict) -> None:
+    """Queue a check and a 10,000,000-deal edge simulation (issue 25's "jobs beside"): a
+    draft of Trump Plaza's rules under another name, so no shipped table helps."""
+    code = """
+from trainer import create_app
+from trainer.engine.house_way import load
+from trainer.services import house_way_jobs, jobs
+app = create_app()
+runner = app.extensions[jobs.EXTENSION]
+with app.app_context():
+    data = dict(load("trump-plaza").data)
+    data["name"] = "load-test-draft"
+    house_way_jobs.start_check(data, None, runner=runner)
+    house_way_jobs.start_simulate(data, "trump-plaza", "trump-plaza", "nevada", None,
+                                  runner=runner, hands=10_000_000)
+"""
+    subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True)
+
+
+def job_states(env: dict) -> list[tuple[str, str, int]]:
+    """Return (kind, status, progress per mille) of every job."""
+    code = """
+from trainer import create_app
+from trainer.extensions import db
+from trainer.models import Job
+app = create_app()
+with app.app_context():
+    for job in db.session.execute(db.select(Job).order_by(Job.id)).scalars():
+        print(job.kind, job.status, job.progress)
+"""
+    out = subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True,
+                         capture_output=True, text=True)
+    return [(k, st, int(pr)) for k, st, pr in (line.split() for line in out.stdout.splitlines()
+                                               if line.count(" ") == 2)]
+
+
 def check_attempts(env: dict) -> tuple[int, int]:
     """Return (attempt rows, (session, position) pairs recorded more than once)."""
     code = """
@@ -322,9 +361,21 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         if args.fresh:
             fresh_postgres(args.database_url)
     prepare(env, trainees)
+    job_workers: list[subprocess.Popen] = []
+    if args.with_jobs:
+        queue_jobs(env)
+        # Two job workers (the default nice 10), so the check and the edge run at once.
+        job_workers = [subprocess.Popen([str(ROOT / ".venv/bin/trainer"), "worker", "--lane",
+                                         "long"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL) for _ in range(2)]
+        for _ in range(600):
+            if [st for _, st, _ in job_states(env)] == ["running", "running"]:
+                break
+            time.sleep(0.5)
     port = free_port()
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "-w", str(args.workers), "--threads",
+        [str(ROOT / ".venv/bin/gunicorn"), "-c", "python:trainer.cli.gunicorn_conf",
+         "-w", str(args.workers), "--threads",
          str(args.threads), "--preload", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
          "trainer:create_app()"], env=env, cwd=ROOT)
     try:
@@ -363,9 +414,18 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         mine_after = os.times()  # the joined client processes count as children
         memory = worker_memory_mb(server.pid)
         workers_now = children(server.pid)
+        jobs_after = job_states(env) if args.with_jobs else []
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        for worker in job_workers:
+            worker.send_signal(signal.SIGTERM)
+        for worker in job_workers:
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
 
     question = [v for s in results for v in s["question"]]
     first = [v for s in results for v in s["first_question"]]
@@ -404,6 +464,7 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         "worker_pids_unchanged": sorted(workers_now) == sorted(server_pids[1:]),
         "worker_rss_mb": [round(now, 1) for now, _ in memory],
         "worker_peak_rss_mb": [round(peak, 1) for _, peak in memory],
+        "jobs_at_end": jobs_after,
     }
 
 
@@ -431,6 +492,9 @@ def report(r: dict) -> bool:
         f"{now:.0f}/{peak:.0f} MB" for now, peak in zip(r["worker_rss_mb"], r["worker_peak_rss_mb"],
                                                           strict=True))
           + ("" if r["worker_pids_unchanged"] else " (a worker was restarted during the run)"))
+    if r.get("jobs_at_end"):
+        print("jobs beside (kind status progress at the end): " + "; ".join(
+            f"{kind} {status} {progress / 10:.1f}%" for kind, status, progress in r["jobs_at_end"]))
     print(f"errors: {r['errors']}" + (f" e.g. {r['error_samples']}" if r["errors"] else ""))
     print(f"answers recorded per clients: {r['recorded']}; attempt rows: {r['attempt_rows']}; "
           f"recorded twice: {r['recorded_twice']}; "
@@ -481,6 +545,9 @@ def main() -> int:
     parser.add_argument("--fresh", action="store_true",
                         help="empty the PostgreSQL database before each run (name must contain 'load')")
     parser.add_argument("--json", default=None, help="also write the runs' figures to this file")
+    parser.add_argument("--with-jobs", action="store_true",
+                        help="run a check and a 10,000,000-deal edge job in two `trainer worker` "
+                             "processes beside the trainees (issue 25)")
     args = parser.parse_args()
     sizes = [int(n) for n in str(args.trainees).split(",") if n.strip()]
     if args.database_url and len(sizes) > 1 and not args.fresh:

@@ -68,6 +68,9 @@ def app_config(database_url: str) -> dict[str, Any]:
         "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
         # Background jobs run in the calling thread before submit returns (services/jobs.py).
         "JOB_RUNNER": "inline",
+        # No PDFs printed after every group-settings save or publish (web/pdf_jobs.py):
+        # inline, each would start Chromium; tests/web/test_job_workers.py turns it on.
+        "PDF_PREPARE": False,
     }
 
 

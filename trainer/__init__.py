@@ -68,15 +68,19 @@ def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # A training-room tablet may sit on a form for hours; the token lives
         # as long as the session instead of expiring after an hour.
         WTF_CSRF_TIME_LIMIT=None,
+        # A sign-in ends 12 hours after it began, or after 2 hours unused: seconds, or a
+        # timedelta in config.py (docs/operations.md, "Sessions end, tokens hashed, ...").
+        SESSION_LIFETIME=12 * 3600,
+        SESSION_IDLE_TIMEOUT=2 * 3600,
         # The largest form or JSON body accepted (413 beyond): see docs/operations.md.
         MAX_CONTENT_LENGTH=64 * 1024,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_DEFAULT_TIMEZONE="UTC",
         BABEL_TRANSLATION_DIRECTORIES=str(PROJECT_ROOT / "translations"),
         LANGUAGES=list(LANGUAGES),
-        # Background jobs (docs/operations.md, "Background jobs (issue 18)").
-        JOB_RUNNER="pool",
-        JOB_WORKERS=1,
+        # Background jobs: queued here, run by `trainer worker` (docs/operations.md,
+        # "Background jobs"; issue 25).
+        JOB_RUNNER="worker",
         JOB_STALE_SECONDS=30,
     )
     app.config.from_pyfile("config.py", silent=True)
@@ -161,9 +165,14 @@ def configure_login(app: Flask) -> None:
     login_manager.login_message_category = "info"
     login_manager.login_message = _l("Please sign in to see this page.")
 
+    # The session limits (a wrong value stops the start) and the answer to a request
+    # that needs a sign-in (401 JSON to a script, with why an expired session ended).
+    sessions.register(app)
+
     @login_manager.user_loader
     def load_user(session_id: str) -> User | None:
-        """Return the signed-in user, or None once signed out, deactivated or signed out everywhere."""
+        """Return the signed-in user, or None once signed out, deactivated, signed out
+        everywhere or past the session's lifetime or idle limit."""
         return sessions.load(session_id)
 
 
@@ -225,10 +234,12 @@ def configure_template_filters(app: Flask) -> None:
 
 
 def configure_jobs(app: Flask) -> None:
-    """Build the background-job runner from the config (``JOB_*``); the pool starts on the first job."""
+    """Build the background-job runner from the config (``JOB_*``) and register the kinds."""
     from trainer.services import house_way_jobs, jobs
+    from trainer.web import pdf_jobs
 
     house_way_jobs.register_kinds()
+    pdf_jobs.register_kinds()
     app.extensions[jobs.EXTENSION] = jobs.Runner.from_config(app.config)
 
 

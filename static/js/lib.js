@@ -135,17 +135,36 @@
         });
       });
       table.classList.remove("stacked");
+      // A table that lays itself out on a narrow screen (a drill's seat rows, app.css and
+      // drills.css) or scrolls inside its own box (the class table) is never stacked.
+      if (table.hasAttribute("data-no-stack")) { return; }
       var box = table.parentElement;
       table.classList.toggle("stacked", box.scrollWidth > box.clientWidth + 1);
     });
   }
+  // The menu on one line, or folded behind its "Menu" button when a language's words do
+  // not fit the screen (app.css .menu-folded; below 1100 px it always folds).
+  function fitMenu() {
+    var bar = document.querySelector(".topbar");
+    var links = bar ? bar.querySelectorAll(".nav a, .logout") : [];
+    if (!links.length) { return; }
+    bar.classList.remove("menu-folded");
+    if (window.matchMedia("(max-width: 1100px)").matches) { return; }
+    var first = links[0].getBoundingClientRect();
+    var wraps = Array.prototype.some.call(links, function (el) {
+      var r = el.getBoundingClientRect();
+      return r.top >= first.bottom - 1 || r.bottom <= first.top + 1;
+    });
+    bar.classList.toggle("menu-folded", wraps);
+  }
   var fitting = null;
   function fitSoon() {
     window.cancelAnimationFrame(fitting);
-    fitting = window.requestAnimationFrame(fitTables);
+    fitting = window.requestAnimationFrame(function () { fitMenu(); fitTables(); });
   }
   window.addEventListener("resize", fitSoon);
   document.addEventListener("DOMContentLoaded", function () {
+    fitMenu();
     fitTables();
     new MutationObserver(fitSoon).observe(document.body, { childList: true, subtree: true });
   });

@@ -92,7 +92,7 @@ def test_timed_house_way_session_with_the_mouse(app: Flask, live_server: str, pa
         assert verdict == ("Wrong" if position == 2 else "Right")
         # The rule in words, its id only in the tooltip (issue 16).
         assert answer["rule"] not in feedback and answer["explanation"] in feedback
-        assert page.locator(f"#feedback [title='{answer['rule']}']").count() >= 1
+        assert page.locator(f"#feedback [data-rule='{answer['rule']}']").count() >= 1
         assert page.inner_text("#progress-text") == f"{position} of 3"
         if position == 2:
             shot(page, "drill-house-way-feedback-wrong")
@@ -103,7 +103,7 @@ def test_timed_house_way_session_with_the_mouse(app: Flask, live_server: str, pa
     assert page.inner_text("#score") == "2 / 3"
     assert page.inner_text("#accuracy") == "67%"
     mistakes = page.inner_text(".mistakes")
-    assert page.locator(f".mistakes [title='{key(app, session_id, 2)[1]['rule']}']").count() >= 1
+    assert page.locator(f".mistakes [data-rule='{key(app, session_id, 2)[1]['rule']}']").count() >= 1
     assert key(app, session_id, 2)[1]["rule"] not in mistakes
     shot(page, "drill-house-way-summary")
     assert recorded(app, session_id) == [(1, True, False), (2, False, False), (3, True, False)]
@@ -129,7 +129,7 @@ def test_timed_house_way_session_with_the_keyboard_only(app: Flask, live_server:
         page.keyboard.press("Enter")
         page.wait_for_selector(".verdict")
         assert page.inner_text(".verdict-word") == "Right"
-        assert page.locator(f"#feedback [title='{answer['rule']}']").count() >= 1
+        assert page.locator(f"#feedback [data-rule='{answer['rule']}']").count() >= 1
         if position == 1:
             shot(page, "drill-house-way-keyboard-feedback")
         page.keyboard.press("Enter")

@@ -7,12 +7,16 @@ of hands set differently and the edge change, and publishes it; a supervisor ass
 to the demo group; its sheet prints on at most two pages; and a trainee's house-way drill
 grades by the new version. Screenshots at 1366x768 and 390x844 go to test-artifacts/.
 
-The jobs run in the app's own process pool (JOB_RUNNER "pool", the deployed default), so
-the progress bar is the real one; the check takes about a minute on a quiet machine.
+The jobs are queued (JOB_RUNNER "worker", the deployed default) and run by a job worker
+beside the server (``services/job_worker.py``, as ``trainer worker`` runs it), so the
+progress bar is the real one; the check takes about a minute on a quiet machine. The
+sheet's PDF is printed by that worker too: the page asks again until it is there.
 """
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +32,7 @@ from trainer.engine.house_way.interpreter import HouseWay
 from trainer.extensions import db
 from trainer.models import DrillSession, Group, HouseWayVersion, IssuedQuestion
 from trainer.services import drills as drill_service
-from trainer.services import jobs
+from trainer.services.job_worker import Worker
 
 pytestmark = pytest.mark.e2e
 
@@ -41,14 +45,21 @@ MEDIUM_ACE = ["9c", "9d", "7h", "7s", "Ac", "5d", "2h"]
 
 @pytest.fixture
 def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
-    """The jobs run in the app's own process pool, as deployed (the tests' default is inline)."""
-    return {**app_config, "JOB_RUNNER": "pool"}
+    """The jobs are queued for a worker, as deployed (the tests' default is inline)."""
+    return {**app_config, "JOB_RUNNER": "worker"}
 
 
 @pytest.fixture(autouse=True)
-def stop_the_pool(app: Flask) -> Iterator[None]:
+def job_worker(app: Flask) -> Iterator[None]:
+    """A job worker beside the server, its lanes in threads of this process; stopped after."""
+    worker = Worker(str(app.config["SQLALCHEMY_DATABASE_URI"]), poll_seconds=0.2,
+                    around=app.app_context)
+    stop = threading.Event()
+    thread = threading.Thread(target=worker.serve, args=(stop,), daemon=True)
+    thread.start()
     yield
-    app.extensions[jobs.EXTENSION].shutdown(wait=True)
+    stop.set()
+    thread.join(timeout=60)
 
 
 @pytest.fixture
@@ -179,8 +190,15 @@ def test_a_manager_writes_checks_and_publishes_a_way_a_trainee_then_trains_on(
         assert db.session.get(Group, group_id).house_way == "golden-sands@1"
 
     # Its sheet prints on at most two pages.
-    response = page.request.get(f"{base}/house-way/golden-sands@1/pdf?paper=letter")
-    assert response.ok, response.status
+    # Printed by the worker (queued when the group's settings changed, or now): the
+    # request answers "being prepared" (202) until it is there.
+    deadline = time.monotonic() + 120
+    while True:
+        response = page.request.get(f"{base}/house-way/golden-sands@1/pdf?paper=letter")
+        if response.status != 202 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert response.status == 200, response.status
     pdf = response.body()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "house-way-golden-sands-letter.pdf").write_bytes(pdf)

@@ -100,7 +100,7 @@ def test_a_round_with_the_mouse(app: Flask, live_server: str, page: Any,
     shot(page, "round-2-banker")
     page.click(".q-round [data-submit]")
     assert verdict(page) == "Right"
-    assert page.locator(f"#feedback [title='{key['rule']}']").count() >= 1
+    assert page.locator(f"#feedback [data-rule='{key['rule']}']").count() >= 1
     page.click("#next")
 
     # Step 3: settle, losers first, then winners net of commission; pushes left.

@@ -84,7 +84,7 @@ def test_supervisor_reads_the_dashboards_downloads_csv_and_prints_a_report(
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
     assert rows[0][:3] == ["Trainee", "Login", "Drill"] and len(rows) == 1 + 140
 
-    href = page.get_attribute(f"tr[data-trainee='{trainee_id}'] td a", "href")
+    href = page.get_attribute(f"tr[data-trainee='{trainee_id}'] .name-col a", "href")
     page.goto(f"{live_server}{href}")
     page.wait_for_selector("#trainee-page")
     charts = page.locator("svg.line-chart")

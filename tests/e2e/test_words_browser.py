@@ -105,7 +105,8 @@ def test_history_audit_exam_results_and_report_are_words(
     assert "Foxwoods (Connecticut)" in text
     page.goto(f"{live_server}/supervisor/trainees/{ids['trainee']}?period=all")
     text = _check_words(page, "trainee-exam-results")
-    assert page.locator(f"[title='{RULE}']").count() > 0, "the rule id stays as a tooltip"
+    assert page.locator(f"[data-rule='{RULE}']").count() > 0, "the rule id is kept for scripts"
+    assert page.locator(f"[title='{RULE}']").count() == 0, "no rule id as a tooltip (issue 26)"
     page.goto(f"{live_server}/supervisor/trainees/{ids['trainee']}/report?period=all")
     text = _check_words(page, "printable-report")
     assert page.locator("#print-report").is_visible(), "the Print button shows with scripts on"

@@ -208,8 +208,9 @@ def test_emperors_treasure_pays_the_royal_with_suited_ace_king() -> None:
 def test_progressive_pay_line(category, expected) -> None:
     result = settle_bonus(cards(EXAMPLES[category]), 100, "nevada-progressive",
                           meter_cents=1_234_500)
-    assert result.win_cents == expected
-    assert result.net_cents == (expected or -100)
+    assert result.win_cents == result.paid_cents == expected
+    # Paid "for 1" (docs/rules.md §12): the $1 was collected at the deal, none returned.
+    assert result.net_cents == (expected - 100 if expected else -100)
 
 
 def test_progressive_pays_the_meter_for_a_royal_with_suited_ace_king() -> None:

@@ -101,7 +101,8 @@ def test_change_own_password(client, trainee) -> None:
 
 @pytest.mark.parametrize("current, new, confirm, message", [
     ("wrong-current", "a-new-password", "a-new-password", "not your current password"),
-    ("correct-horse-9", "short", "short", "at least 8 characters"),
+    ("correct-horse-9", "short", "short", "at least 10 characters"),
+    ("correct-horse-9", "correct-horse-9", "correct-horse-9", "differ from the current one"),
     ("correct-horse-9", "a-new-password", "another-one", "differ"),
 ])
 def test_change_password_refuses_bad_input(client, trainee, current, new, confirm, message) -> None:

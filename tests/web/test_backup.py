@@ -1,5 +1,7 @@
 """``trainer backup`` / ``trainer restore``: consistent copies while the app runs."""
+import os
 import sqlite3
+import stat
 import threading
 
 import pytest
@@ -7,6 +9,7 @@ from flask_migrate import upgrade
 
 from trainer.extensions import db
 from trainer.models import User
+from web.helpers import login
 
 ON_POSTGRES = __import__("os").environ.get("TEST_DATABASE_URL", "").startswith("postgresql")
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="SQLite file checks")
@@ -133,3 +136,101 @@ def test_a_backup_over_an_old_one_drops_its_stale_journal_files(migrated, tmp_pa
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in folder.iterdir()) == ["b.sqlite3"]
     assert _count_users(folder / "b.sqlite3") == 2
+
+
+@pytest.fixture
+def umask_022():
+    """Run the test under the usual umask (files 0644 unless the code says otherwise)."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _mode(path):
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_a_backup_file_is_readable_by_its_owner_only(migrated, tmp_path, umask_022):
+    _add_users(migrated, "private", 2)
+    folder = tmp_path / "backups"
+    result = migrated.test_cli_runner().invoke(args=["backup", str(folder / "b.backup")])
+    assert result.exit_code == 0, result.output
+    assert _mode(folder / "b.backup") == 0o600
+    assert _mode(folder) == 0o700  # the folder the command made
+    assert sorted(p.name for p in folder.iterdir()) == ["b.backup"]
+
+
+@sqlite_only
+def test_a_backups_partial_file_is_readable_by_its_owner_only(migrated, tmp_path, umask_022,
+                                                              monkeypatch):
+    from trainer.services import backup
+
+    seen = []
+    verify = backup.verify_sqlite
+
+    def look_then_verify(path):
+        seen.append((path.name, _mode(path)))
+        verify(path)
+
+    monkeypatch.setattr(backup, "verify_sqlite", look_then_verify)
+    result = migrated.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.sqlite3")])
+    assert result.exit_code == 0, result.output
+    assert seen == [("b.sqlite3.partial", 0o600)]
+
+
+def _sign_in_accounts(app, count):
+    """Create ``count`` accounts with passwords and sign each in; return the signed-in clients."""
+    clients = []
+    for i in range(count):
+        with app.app_context():
+            user = User(name=f"Signed {i}", login=f"signed{i}", role="admin" if i == 0 else "trainee")
+            user.set_password("correct-horse-9")
+            db.session.add(user)
+            db.session.commit()
+        client = app.test_client()
+        account = type("Account", (), {"login": f"signed{i}", "password": "correct-horse-9"})
+        assert login(client, account).status_code == 302
+        clients.append(client)
+    return clients
+
+
+def _session_id(client):
+    with client.session_transaction() as cookie_session:
+        return cookie_session["_user_id"]
+
+
+def _signs_in(app, session_id):
+    """Tell whether a session cookie carrying ``session_id``, signed with the app's
+    secret key, opens a signed-in page."""
+    serializer = app.session_interface.get_signing_serializer(app)
+    client = app.test_client()
+    client.set_cookie("session", serializer.dumps({"_user_id": session_id, "_fresh": True}))
+    return client.get("/").status_code == 200
+
+
+@sqlite_only
+def test_a_backup_holds_no_usable_session_token(migrated, tmp_path):
+    """Neither a live cookie's token nor anything in the backup's session rows,
+    signed with the secret key, signs anyone in (the newest admin included)."""
+    clients = _sign_in_accounts(migrated, 3)
+    live = [_session_id(client) for client in clients]
+    assert all(_signs_in(migrated, session_id) for session_id in live)  # the forging works
+    result = migrated.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.sqlite3")])
+    assert result.exit_code == 0, result.output
+    copy = (tmp_path / "b.sqlite3").read_bytes()
+    for session_id in live:
+        assert session_id.split(".")[2].encode() not in copy
+    con = sqlite3.connect(f"file:{tmp_path / 'b.sqlite3'}?mode=ro", uri=True)
+    try:
+        con.row_factory = sqlite3.Row
+        rows = con.execute("SELECT s.*, u.session_version FROM user_sessions s "
+                           "JOIN users u ON u.id = s.user_id").fetchall()
+    finally:
+        con.close()
+    assert len(rows) == 3
+    forged = [f"{row['user_id']}.{row['session_version'] or 0}.{value}"
+              for row in rows for value in tuple(row) if isinstance(value, str)]
+    assert forged
+    assert not [session_id for session_id in forged if _signs_in(migrated, session_id)]

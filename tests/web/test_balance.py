@@ -51,7 +51,7 @@ def signed_in(client: FlaskClient, trainee: Any) -> FlaskClient:
     return client
 
 
-def test_my_mistakes_of_one_answer_start_as_practice_and_never_count_toward_readiness(
+def test_my_mistakes_of_one_answer_are_practice_only_and_never_count_toward_readiness(
         app: Flask, signed_in: FlaskClient, trainee: Any) -> None:
     # Every recent miss is a fouled hand: a session on them could be passed by always saying "fouled".
     record_misses(app, trainee.id, ["foul.pair-over-no-pair", "foul.pair-over-no-pair"])
@@ -63,7 +63,8 @@ def test_my_mistakes_of_one_answer_start_as_practice_and_never_count_toward_read
     assert "practice only" in page
     with app.app_context():
         session = db.session.get(DrillSession, session_id)
-        assert (session.mode, session.time_limit_ms) == ("practice", None)
+        # Timed "my mistakes" keeps its clock but is dealt from mistakes: practice only (issue 24).
+        assert (session.mode, session.dealt, session.time_limit_ms) == ("timed", "mistakes", 10_000)
     _question, context = issued(app, session_id)
     assert context.focus_rules == ("foul.pair-over-no-pair",)
     answer_right(signed_in, app, session_id, 3)
@@ -82,25 +83,30 @@ def test_my_mistakes_of_both_answers_are_balanced_and_keep_the_mode_asked_for(
     record_misses(app, trainee.id, ["foul.pair-over-no-pair", "foul.legal.no-pair"])
     session_id = start(signed_in, "foul-check", mode="timed", focus="mistakes")
     with app.app_context():
-        assert db.session.get(DrillSession, session_id).mode == "timed"
+        session = db.session.get(DrillSession, session_id)
+        # Balanced or not, "my mistakes" is practice only (issue 24).
+        assert (session.mode, session.dealt) == ("timed", "mistakes")
     _question, context = issued(app, session_id)
     assert set(context.focus_rules) == {"foul.pair-over-no-pair", "foul.legal.no-pair"}
 
 
-def test_the_service_makes_an_unbalanced_focus_practice_and_refuses_it_for_an_exam(
+def test_the_service_makes_a_focus_practice_only_and_refuses_it_for_an_exam(
         app: Flask, trainee: Any) -> None:
     with app.app_context():
         fouled_only = ("foul.pair-over-no-pair",)
         session_id = drill_service.start_session(trainee.id, "foul-check", "timed",
                                                  focus_rules=fouled_only)
-        assert db.session.get(DrillSession, session_id).mode == "practice"
+        session = db.session.get(DrillSession, session_id)
+        assert (session.mode, session.dealt) == ("timed", "mistakes")
         with pytest.raises(drill_service.DrillError, match="exam"):
             drill_service.start_session(trainee.id, "foul-check", "exam",
                                         focus_rules=("foul.legal.no-pair",))
-        # Focus rules a drill does not steer by leave it balanced.
-        balanced = drill_service.start_session(trainee.id, "action", "timed",
-                                               focus_rules=("action.banker",))
-        assert db.session.get(DrillSession, balanced).mode == "timed"
+        # Any focus rules, even ones a drill does not steer by, make the session practice only.
+        steered = drill_service.start_session(trainee.id, "action", "timed",
+                                              focus_rules=("action.banker",))
+        assert db.session.get(DrillSession, steered).dealt == "mistakes"
+        plain = drill_service.start_session(trainee.id, "action", "timed")
+        assert db.session.get(DrillSession, plain).dealt == "balanced"
 
 
 def test_supervisor_pages_show_the_chance_level_beside_accuracy(

@@ -64,7 +64,7 @@ def test_create_user_refuses_a_taken_login_and_a_short_password(runner, trainee)
                                 "--password", "long-enough-1"])
     assert taken.exit_code != 0 and "taken" in taken.output
     short = runner.invoke(args=["create-user", "--role", "admin", "--login", "x", "--password", "short"])
-    assert short.exit_code != 0 and "at least 8" in short.output
+    assert short.exit_code != 0 and "at least 10" in short.output
 
 
 def test_seed_demo_creates_marked_demo_accounts_once(app, runner, client) -> None:

@@ -144,7 +144,7 @@ def test_the_look_up_sets_the_hand_by_the_custom_way(signed_in: FlaskClient) -> 
     front = re.search(r'id="lookup-front" data-cards="([^"]+)"', text)
     assert front and set(front.group(1).split()) == SPLIT_FRONT
     assert f"Set by {TITLE}" in text
-    assert 'title="two-pair.split.no-ace"' in text and SPLIT_SHORT in text
+    assert 'data-rule="two-pair.split.no-ace"' in text and SPLIT_SHORT in text
     # The custom way is offered in the list, in words with its version.
     assert re.search(rf'<option value="{REF}"\s*selected>{re.escape(TITLE)}, version 1</option>', text)
     # The sheet link opens the custom way's sheet at the rule.
@@ -305,7 +305,7 @@ def test_the_house_way_drill_grades_by_the_custom_way(
         results.append(reply.get_json()["correct"])
         # The feedback names the custom way's rule in its own words.
         feedback = html.unescape(reply.get_json()["html"])
-        assert f'title="two-pair.split.no-ace">{SPLIT_SHORT} (rule 3.4)<' in feedback
+        assert f'data-rule="two-pair.split.no-ace">{SPLIT_SHORT} (rule 3.4)<' in feedback
     assert results == [True, False], "the custom way's front is right, Trump Plaza's wrong"
 
 

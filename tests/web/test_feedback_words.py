@@ -293,7 +293,7 @@ def test_the_trainee_home_shows_progress_against_the_criteria_and_the_rules_miss
     assert 'data-drill-mistakes="house-way"' in row
     missed = re.search(r'id="missed-rules".*?</ol>', progress, re.S).group(0)
     assert "× 2" in visible(missed)
-    assert 'title="two-pair.split.always"' in missed
+    assert 'data-rule="two-pair.split.always"' in missed
     no_json_and_no_rule_id(progress, ["two-pair.split.always", "one-pair.standard"])
     assert "left to certify" in visible(progress)
 

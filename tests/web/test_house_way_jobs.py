@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 import pytest
+from sqlalchemy import delete as sa_delete
 from sqlalchemy import func, select
 
 from trainer.engine.house_way import load
@@ -116,11 +117,16 @@ def test_class_table_builds_and_stores_the_tables_of_a_published_way(app, runner
         assert job.result == {"rules_digest": digest, "built": True, "fouled_hands": 0,
                               "undecided_hands": 0}
         assert job.key == f"class_table:{digest}"
+        first = job.id
     assert calls == [digest]
     assert stored_wheels(app, digest) == sorted(hwj.WHEELS)
-    with app.app_context():  # stored already: nothing to build
-        again = hwj.start_class_table(data, None, runner=runner, again=True)
-        assert again.result == {"rules_digest": digest, "built": False}
+    with app.app_context():  # finished on the same data: answered, not run again (issue 25)
+        again = hwj.start_class_table(data, None, runner=runner)
+        assert again.id == first and again.result["built"] is True
+        db.session.execute(sa_delete(Job))  # the job forgotten: the tables are still stored
+        db.session.commit()
+        fresh = hwj.start_class_table(data, None, runner=runner)
+        assert fresh.result == {"rules_digest": digest, "built": False}
     assert calls == [digest]
 
 

@@ -1,5 +1,5 @@
-"""Background jobs (issue 18, item 8): started once, run off the request, progress and result
-stored, a dead worker shown failed and restartable (trainer/services/jobs.py)."""
+"""Background jobs (issue 18, item 8; issue 25): started once, queued for a worker, progress and
+result stored, a dead worker shown failed and restartable (trainer/services/jobs.py)."""
 from __future__ import annotations
 
 import logging
@@ -15,10 +15,11 @@ from sqlalchemy import event, select
 from trainer.extensions import db
 from trainer.models import InstallationSetting, Job, utcnow
 from trainer.services import jobs
+from trainer.services.job_worker import Worker
 from trainer.services.jobs import JobContext, JobFailed, Runner
 from web.helpers import run_together
 
-# -- kinds registered by these tests only (module-level: the pool sends them by name) --
+# -- kinds registered by these tests only ---------------------------------------------------
 
 
 def echo(ctx: JobContext) -> dict[str, Any]:
@@ -85,12 +86,8 @@ def taken(ctx: JobContext) -> dict[str, Any]:
     return {"late": True}
 
 
-def dies(ctx: JobContext) -> None:
-    os._exit(3)
-
-
 TEST_KINDS = {"echo": echo, "slow": slow, "boom": boom, "refuse": refuse, "unstorable": unstorable,
-              "stores": stores, "chatty": chatty, "taken": taken, "dies": dies}
+              "stores": stores, "chatty": chatty, "taken": taken}
 
 
 @pytest.fixture(autouse=True)
@@ -105,15 +102,6 @@ def test_kinds():
 @pytest.fixture
 def url(app) -> str:
     return str(app.config["SQLALCHEMY_DATABASE_URI"])
-
-
-@pytest.fixture
-def pool(url, monkeypatch) -> Any:
-    """A real pool runner; its spawned processes import this module by name from tests/."""
-    monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    runner = Runner(url, mode="pool", beat_seconds=0.05)
-    yield runner
-    runner.shutdown()
 
 
 @pytest.fixture
@@ -164,26 +152,24 @@ def test_the_app_builds_its_runner_from_the_config(app):
     assert runner.mode == "inline"  # tests/conftest.py
     assert runner.database_url == app.config["SQLALCHEMY_DATABASE_URI"]
     default = Runner.from_config({"SQLALCHEMY_DATABASE_URI": "sqlite://"})
-    assert (default.mode, default.workers, default.stale_seconds) == ("pool", 1, 30)
+    assert (default.mode, default.stale_seconds) == ("worker", 30)
     set_ = Runner.from_config({"SQLALCHEMY_DATABASE_URI": "sqlite://", "JOB_RUNNER": "inline",
-                               "JOB_WORKERS": "3", "JOB_STALE_SECONDS": "90"})
-    assert (set_.mode, set_.workers, set_.stale_seconds) == ("inline", 3, 90)
+                               "JOB_STALE_SECONDS": "90"})
+    assert (set_.mode, set_.stale_seconds) == ("inline", 90)
 
 
-def test_the_app_factory_defaults_the_runner_to_the_pool(empty_app):
+def test_the_app_factory_defaults_the_runner_to_queueing_for_a_worker(empty_app):
     from trainer import create_app
     assert empty_app.config["JOB_RUNNER"] == "inline"
     app = create_app({"TESTING": True, "SECRET_KEY": "x",
                       "SQLALCHEMY_DATABASE_URI": empty_app.config["SQLALCHEMY_DATABASE_URI"]})
-    assert app.config["JOB_RUNNER"] == "pool"
-    assert app.config["JOB_WORKERS"] == 1
+    assert app.config["JOB_RUNNER"] == "worker"
     assert app.config["JOB_STALE_SECONDS"] == 30
-    assert app.extensions[jobs.EXTENSION].mode == "pool"
+    assert app.extensions[jobs.EXTENSION].mode == "worker"
 
 
 @pytest.mark.parametrize("config, words", [
-    ({"JOB_RUNNER": "celery"}, "JOB_RUNNER must be one of pool, inline"),
-    ({"JOB_WORKERS": 0}, "JOB_WORKERS must be at least 1"),
+    ({"JOB_RUNNER": "pool"}, "JOB_RUNNER must be one of worker, inline"),
     ({"JOB_STALE_SECONDS": 0}, "JOB_STALE_SECONDS must be at least 1"),
 ])
 def test_a_bad_job_setting_is_refused_in_words(config, words):
@@ -217,23 +203,17 @@ def test_a_job_runs_and_stores_its_progress_and_result(app, inline):
     assert shown.as_dict()["status"] == "done" and "result" not in shown.as_dict()
 
 
-def test_the_pool_runs_a_job_in_another_process(app, pool):
-    queued = _submit(app, "echo", "echo:pool", pool, {"text": "from the pool"})
-    assert queued["status"] in ("queued", "running")  # submit returned before the work
-    row = _wait_finished(app, queued["id"])
+def test_a_queued_job_waits_for_a_worker_which_runs_it(app, url):
+    queued = _submit(app, "echo", "echo:worker", Runner(url, mode="worker"), {"text": "queued"})
+    assert queued["status"] == "queued" and queued["worker"] is None  # submit ran nothing
+    worker = Worker(url, beat_seconds=0.05)
+    assert worker.run_once() == queued["id"]
+    row = _load(app, queued["id"])
     assert row["status"] == "done", row["error"]
-    assert row["result"]["pid"] != os.getpid()
-    assert row["worker"].endswith(f":{row['result']['pid']}")
+    assert row["worker"] == worker.name and row["attempts"] == 1
     assert row["result"]["seen"] == [500, "half way"]
     assert row["progress"] == 1000 and row["active_key"] is None
-
-
-def test_a_worker_process_that_dies_fails_its_job_and_the_next_job_runs(app, pool):
-    died = _submit(app, "dies", "dies:1", pool)
-    row = _wait_finished(app, died["id"])
-    assert (row["status"], row["error"], row["active_key"]) == ("failed", jobs.WORKER_STOPPED, None)
-    after = _submit(app, "slow", "slow:after", pool)
-    assert _wait_finished(app, after["id"])["status"] == "done"
+    assert worker.run_once() is None  # nothing left
 
 
 def test_progress_is_written_at_most_once_a_beat_not_on_every_call(app, url):
@@ -336,14 +316,16 @@ def test_a_running_job_is_answered_instead_of_a_second_one(app, inline):
     assert _count(app) == 1
 
 
-def test_a_done_job_is_answered_unless_asked_again(app, inline):
+def test_a_done_job_is_answered_and_run_again_only_on_other_inputs(app, inline):
     first = _submit(app, "echo", "echo:again", inline, {"text": "one"})
-    same = _submit(app, "echo", "echo:again", inline, {"text": "two"})
+    same = _submit(app, "echo", "echo:again", inline, {"text": "one"})
     assert same["id"] == first["id"] and same["result"]["text"] == "one"
-    again = _submit(app, "echo", "echo:again", inline, {"text": "two"}, again=True)
-    assert again["id"] != first["id"] and again["result"]["text"] == "two"
+    with app.app_context():  # a restart of a finished job answers it too (issue 25)
+        assert jobs.restart(first["id"], runner=inline).id == first["id"]
+    changed = _submit(app, "echo", "echo:again", inline, {"text": "two"})
+    assert changed["id"] != first["id"] and changed["result"]["text"] == "two"
     with app.app_context():
-        assert jobs.latest("echo:again").id == again["id"]
+        assert jobs.latest("echo:again").id == changed["id"]
         assert jobs.latest("echo:none") is None
 
 

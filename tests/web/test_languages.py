@@ -479,15 +479,13 @@ def test_a_printed_sheet_is_printed_anew_for_another_currency_or_letters(
     """The cached PDF's key names the language, the currency and the cards' letters."""
     from trainer.engine.house_way import load, preset_names
     from trainer.engine.profiles import DEFAULT_PROFILE
-    from trainer.web import reference
     from trainer.web.reference import PAPER_SIZES, sheet_pdf_key
-
-    monkeypatch.setattr(reference, "default_profile", lambda: DEFAULT_PROFILE)  # no reader here
 
     way, paper = load(preset_names()[0]), next(iter(PAPER_SIZES))
     keys = []
     for values in ({}, {"currency": "EUR"}, {"card_letters": "local"}):
         _set_installation(app, **values)
         with app.test_request_context():
-            keys.append(repr(sorted(sheet_pdf_key(way, paper).items())))
+            keys.append(repr(sorted(sheet_pdf_key(way, paper, profile=DEFAULT_PROFILE,
+                                                  language="en", zone="UTC").items())))
     assert len(set(keys)) == 3

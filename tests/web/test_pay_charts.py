@@ -42,7 +42,7 @@ def chart_rows(page: str, table: str) -> dict[str, list[str]]:
     """Return a pay chart's rows on a page: hand name -> the cells after it."""
     body = page.split(f'data-table="{table}"', 1)[1].split("</table>", 1)[0]
     rows = {}
-    for row in re.findall(r"<tr title=[^>]*>(.*?)</tr>", body, re.S):
+    for row in re.findall(r"<tr data-rule=[^>]*>(.*?)</tr>", body, re.S):
         cells = [re.sub(r"<[^>]+>", "", c).strip()
                  for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
         rows[cells[0]] = cells[1:]
@@ -63,7 +63,7 @@ def test_the_fortune_profiles_chart_pays_each_line_at_its_odds_on_four_bet_sizes
     assert envy["Four of a kind"] == ["$5", "$5.00"]
     # Rule ids only in tooltips, never as text.
     assert "bonus.fortune-standard.four-of-a-kind" in page
-    assert "bonus.fortune-standard" not in re.sub(r'title="[^"]*"', "", page)
+    assert "bonus.fortune-standard" not in re.sub(r'(?:title|data-rule)="[^"]*"', "", page)
 
 
 def test_the_progressive_chart_shows_its_fixed_dollar_and_the_meter(
@@ -71,8 +71,11 @@ def test_the_progressive_chart_shows_its_fixed_dollar_and_the_meter(
     login(client, trainee)
     page = client.get("/commission-chart?profile=nevada-progressive").get_data(as_text=True)
     rows = chart_rows(page, "progressive")
-    assert rows["Royal flush"] == ["$325", "$325.00"]
-    assert rows["Five aces"] == ["100% of the meter", "meter"]
+    # Paid "for 1": the $1 is collected at the deal and not returned (docs/rules.md §12).
+    assert rows["Royal flush"] == ["$325 for 1", "$325.00"]
+    assert rows["Five aces"] == ["100% of the meter, for 1", "meter"]
+    note = page.split('data-table="progressive"', 1)[1].split("</div>", 1)[0]
+    assert "collected when the cards are dealt" in note and "is not returned" in note
 
 
 @pytest.mark.parametrize("profile", ["nevada", "california", "no-commission"])

@@ -82,7 +82,7 @@ def test_every_rule_appears_on_its_sheet_with_its_text(signed_in: FlaskClient, p
         block = blocks[rule.id]
         assert str(escape(rule.text)) in block
         # The rule's short name shows; its id only as the tooltip (docs/house-ways.md).
-        assert f'<strong class="rule-short" title="{rule.id}">{escape(rule.short)}:</strong>' in block
+        assert f'<strong class="rule-short" data-rule="{rule.id}">{escape(rule.short)}:</strong>' in block
         assert f'class="rule-number">{rule.number}<' in block
         if rule.resolved:
             assert str(escape(rule.resolved)) in block
@@ -165,17 +165,37 @@ def chart_rows(html: str) -> list[tuple[str, str, str, str]]:
         r'\s*<td class="num">([^<]+)</td>', html)
 
 
-def test_chart_pays_every_chip_step_from_5_to_500(signed_in: FlaskClient) -> None:
+def test_chart_covers_the_table_limits_in_the_steps_the_drills_deal(signed_in: FlaskClient) -> None:
+    """Issue 26: Nevada's limits are $2 to $100; the chart lists every whole dollar between
+    them (the drills deal $13, $33, $55), not $5 to $500 in $5 steps."""
     html = text_of(signed_in.get("/commission-chart"))
     rows = chart_rows(html)
-    assert [int(r[0]) for r in rows] == list(range(500, 50_001, 500))
+    assert [int(r[0]) for r in rows] == list(range(200, 10_001, 100))
     by_bet = {int(r[0]): (r[2], r[3]) for r in rows}
     # rules.md: a $20 bet wins $19.00, $25 wins $23.75, $5 wins $4.75.
     assert by_bet[2000] == ("$1.00", "$19.00")
     assert by_bet[2500] == ("$1.25", "$23.75")
     assert by_bet[500] == ("$0.25", "$4.75")
-    assert by_bet[50_000] == ("$25.00", "$475.00")
-    assert "nevada" in html and "exact to the cent" in html and "$5.00 chip steps" in html
+    assert by_bet[5500] == ("$2.75", "$52.25")
+    assert by_bet[10_000] == ("$5.00", "$95.00")
+    assert "nevada" in html and "exact to the cent" in html
+    assert "$2.00 to $100.00, the table's limits, in $1.00 steps" in html
+
+
+def test_every_bet_the_drills_deal_is_on_the_chart() -> None:
+    """Issue 26: whatever a profile's limits, each bet the settlement drill can deal (and a
+    round's seats, which deal the same) has its row on that profile's chart."""
+    from trainer.engine.drills.settlement_drill import BETS_DOLLARS
+    from trainer.engine.profiles import PROFILES as ALL
+    from trainer.web.reference import chart_bets
+
+    for profile in [*ALL.values(), TableProfile("high-room", min_bet_cents=2_500, max_bet_cents=50_000),
+                    TableProfile("odd-room", min_bet_cents=250, max_bet_cents=7_500)]:
+        dealt = [d * 100 for d in BETS_DOLLARS
+                 if profile.min_bet_cents <= d * 100 <= profile.max_bet_cents] or [profile.min_bet_cents]
+        chart = chart_bets(profile)
+        assert chart[0] == profile.min_bet_cents and chart[-1] == profile.max_bet_cents
+        assert set(dealt) <= set(chart), (profile.name, sorted(set(dealt) - set(chart)))
 
 
 @pytest.mark.parametrize(("rounding", "bet", "commission", "paid"), [
@@ -202,7 +222,7 @@ def test_chart_starts_at_the_table_minimum(signed_in: FlaskClient,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(PROFILES, "high-limit", TableProfile("high-limit", min_bet_cents=2500))
     rows = chart_rows(text_of(signed_in.get("/commission-chart?profile=high-limit")))
-    assert [int(r[0]) for r in rows] == list(range(2500, 50_001, 500))
+    assert [int(r[0]) for r in rows] == list(range(2500, 10_001, 100))  # to its maximum
 
 
 def test_chart_uses_the_groups_flat_fee(client: FlaskClient, make_group: Any, supervisor: Any,
@@ -238,7 +258,7 @@ def test_look_up_shows_the_setting_and_the_rule(signed_in: FlaskClient) -> None:
     assert f'id="lookup-front" data-cards="{" ".join(card_list(setting.front))}"' in html
     assert f'id="lookup-back" data-cards="{" ".join(card_list(setting.back))}"' in html
     rule = load("trump-plaza").rule(setting.rule)
-    assert f'<span id="lookup-rule-id" title="{setting.rule}">{escape(rule.short)}</span>' in html
+    assert f'<span id="lookup-rule-id" data-rule="{setting.rule}">{escape(rule.short)}</span>' in html
     assert str(escape(load("trump-plaza").rule(setting.rule).text)) in html
     # The shared link carries the cards, in canonical notation.
     assert "/house-way/look-up?cards=As+Kd+Th+9c+9d+4s+JK&amp;preset=trump-plaza" in html

@@ -141,7 +141,7 @@ def test_rule_tags_are_kept_only_for_preset_house_ways(app: Flask) -> None:
         names._RULE_TAGS.clear()
         first = names.rule_tag(rule, way)
         assert first == names.rule_tag(rule, way)
-        assert first == Markup('<span class="rule-name" title="{}">{}</span>').format(
+        assert first == Markup('<span class="rule-name" data-rule="{}">{}</span>').format(
             rule, names.rule_name(rule, way))
         assert len(names._RULE_TAGS) == 1
         names.rule_tag(rule, "someones-way@1")  # not a preset: worked out each time

@@ -311,12 +311,17 @@ def test_the_players_game_settles_its_side_bet_through_each_profile(
         category = bonus_category(d.player, table.match)
         win = pay_of(table, category, bonus, PRACTICE_METER_CENTS)
         hand_words = category.title
-    assert reply["bonus_net_cents"] == win and reply["bonus_rule"].startswith(f"bonus.{table.name}.")
-    assert reply["balance_cents"] == before + reply["net_cents"] + win
+    # The progressive is paid "for 1": its $1, collected at the deal, is not returned.
+    net = win - bonus if profile == "nevada-progressive" else win
+    assert reply["bonus_net_cents"] == net and reply["bonus_rule"].startswith(f"bonus.{table.name}.")
+    assert reply["balance_cents"] == before + reply["net_cents"] + net
     assert balance(app, user.id) == reply["balance_cents"]
     shown = text(reply["result_html"])
     assert hand_words in shown and dollars(win) in shown
     assert reply["bonus_rule"] not in shown
+    if profile == "nevada-progressive":
+        assert "for 1" in shown and "collected when the cards were dealt" in shown
+        assert "the bet stays" not in shown
 
 
 def test_the_players_game_offers_the_standard_fortune_bet_without_a_bonus_table(

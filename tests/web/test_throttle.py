@@ -1,8 +1,10 @@
 """Sign-in throttling counted in the database: per (login, address), per address, and the
-slowdown of a much-guessed login that never locks its owner out."""
+slowdown of a much-guessed login that never locks its owner out; nothing sleeps in the
+worker, a refused try is answered at once with ``Retry-After`` (issue 24)."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from flask.testing import FlaskClient
@@ -49,6 +51,7 @@ def test_five_failed_checks_lock_only_that_login_and_address_pair(app, trainee, 
                             environ_base={"REMOTE_ADDR": "10.0.0.66"})
     assert refused.status_code == 429
     assert "Try again in 15 minutes" in refused.get_data(as_text=True)
+    assert 840 < int(refused.headers["Retry-After"]) <= 900
     # The refused try checked no password and is not counted.
     assert len(checks) == 5 and _failures(app, trainee.login) == 5
     # The owner, at another address, is not locked out by the guesses.
@@ -121,15 +124,24 @@ def test_the_slowdown_doubles_beyond_twenty_failures_up_to_ten_seconds(app, fail
         assert throttle.slowdown(failures) == seconds
 
 
-def test_a_much_guessed_login_is_slowed_never_locked(app, trainee, monkeypatch) -> None:
-    delays: list[float] = []
-    monkeypatch.setattr(throttle, "sleep", delays.append)
+def test_a_much_guessed_login_is_slowed_never_locked(app, trainee) -> None:
     for i in range(20):
         # Twenty addresses, one guess each: under every per-address limit.
         assert _try(app.test_client(), trainee.login, "wrong-password", f"10.1.0.{i}") == 401
-    assert delays == []
+    # The 21st check must come 0.25 s after the 20th: a try before that is answered at once.
+    assert _try(app.test_client(), trainee.login, "wrong-password", "10.1.1.1") == 429
+    assert _failures(app, trainee.login) == 20  # refused, so neither checked nor counted
+    _age_failures(app, 0.25)
     assert _try(app.test_client(), trainee.login, "wrong-password", "10.1.1.1") == 401
-    assert delays == [0.25]
-    # The owner, from yet another address, waits a little and signs in.
+    # The owner, from yet another address, waits the next spacing (0.5 s) and signs in.
+    assert _try(app.test_client(), trainee.login, trainee.password, "10.9.9.9") == 429
+    _age_failures(app, 0.5)
     assert _try(app.test_client(), trainee.login, trainee.password, "10.9.9.9") == 302
-    assert delays == [0.25, 0.5]
+
+
+def _age_failures(app, seconds: float) -> None:
+    """Move the recorded failures ``seconds`` into the past: time passing, without waiting."""
+    with app.app_context():
+        for row in db.session.execute(db.select(LoginFailure)).scalars():
+            row.at = row.at - timedelta(seconds=seconds)
+        db.session.commit()

@@ -1,4 +1,5 @@
-"""Throttling across worker processes: 20 parallel wrong guesses against gunicorn -w 4.
+"""Throttling across worker processes: 20 parallel wrong guesses against gunicorn -w 4;
+the refused ones are answered at once with ``Retry-After`` (issue 24).
 
 The server runs on 127.0.0.1 with its own instance folder and a fresh database
 (SQLite, or the TEST_DATABASE_URL PostgreSQL database emptied first), set up
@@ -88,6 +89,7 @@ def test_twenty_parallel_wrong_guesses_against_four_workers_check_at_most_five_p
         server: tuple[str, str]) -> None:
     base, database_url = server
     statuses: list[int] = []
+    retry_after: list[str] = []
     ready = threading.Barrier(GUESSES)
 
     def guess(n: int) -> None:
@@ -103,6 +105,8 @@ def test_twenty_parallel_wrong_guesses_against_four_workers_check_at_most_five_p
             statuses.append(200)
         except urllib.error.HTTPError as error:
             statuses.append(error.code)
+            if error.code == 429:  # answered at once, saying when to try again (issue 24)
+                retry_after.append(error.headers.get("Retry-After", ""))
 
     threads = [threading.Thread(target=guess, args=(n,)) for n in range(GUESSES)]
     for thread in threads:
@@ -124,3 +128,5 @@ def test_twenty_parallel_wrong_guesses_against_four_workers_check_at_most_five_p
     assert checks == 5  # at most five, and the lock lets exactly five through
     assert statuses.count(401) == checks  # every check answered "wrong", every other try refused
     assert statuses.count(429) == GUESSES - checks
+    assert len(retry_after) == GUESSES - checks
+    assert all(value.isdigit() and 840 < int(value) <= 900 for value in retry_after), retry_after

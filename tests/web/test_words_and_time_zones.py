@@ -17,7 +17,7 @@ from trainer.web import names
 from web.helpers import login, post_form
 
 JSON_LIKE = re.compile(r'\{\s*"|"[A-Za-z_]+"\s*:')
-TITLE_ATTR = re.compile(r'\stitle="[^"]*"')
+TITLE_ATTR = re.compile(r'\s(?:title|data-rule)="[^"]*"')
 
 
 def visible(html: str) -> str:
@@ -51,7 +51,8 @@ def test_names_are_words_not_ids(app) -> None:
         assert names.rule_name("two-pair.split.always", "trump-plaza") == \
             f"{rule.short} (rule {rule.number})"
         tag = str(names.rule_tag("two-pair.split.always", "trump-plaza"))
-        assert 'title="two-pair.split.always"' in tag and rule.short in tag
+        assert 'data-rule="two-pair.split.always"' in tag and rule.short in tag
+        assert "title=" not in tag  # issue 26: no rule id as a tooltip
         assert names.family_name("two-pair") == "Two pair"
         assert names.family_name("sf") == "Straights and flushes"
         assert names.house_way_name("trump-plaza") == "Trump Plaza (Atlantic City)"

@@ -41,13 +41,13 @@ def app_cli() -> click.Group:
     """Return the whole ``trainer`` group: Flask's commands, the app's and the engine's."""
     from flask.cli import FlaskGroup
 
-    from trainer.cli import accounts, backup
+    from trainer.cli import accounts, backup, worker
 
     group = FlaskGroup(name="trainer", help=HELP, create_app=_create_app,
                        add_version_option=False, load_dotenv=False, set_debug_flag=False)
     engine.register(group)
     for command in (accounts.create_user, accounts.seed_demo, accounts.sweep_timeouts,
-                    backup.backup_command, backup.restore_command):
+                    backup.backup_command, backup.restore_command, worker.worker_command):
         group.add_command(command)
     return group
 

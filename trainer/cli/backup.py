@@ -27,11 +27,12 @@ def _refusals() -> Iterator[None]:
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @with_appcontext
 def backup_command(path: Path) -> None:
-    """Write a consistent copy of the database to PATH while the app runs."""
+    """Write a consistent copy of the database to PATH while the app runs (mode 0600)."""
     url = current_app.config["SQLALCHEMY_DATABASE_URI"]
     with _refusals():
         source = backup.sqlite_path(url)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # A folder made here is its owner's only; the backup file is mode 0600 either way.
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if source is not None:
         with _refusals():
             pages = backup.backup_sqlite(source, path)
@@ -40,8 +41,8 @@ def backup_command(path: Path) -> None:
     pg_dump = shutil.which("pg_dump")
     if pg_dump is None:
         raise click.ClickException("pg_dump is not installed (apt-get install postgresql-client).")
-    subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={path}",
-                    backup.libpq_url(url)], check=True)
+    with _refusals():
+        backup.backup_postgres(pg_dump, url, path)
     click.echo(f"Backed up the PostgreSQL database to {path} (pg_dump custom format).")
 
 

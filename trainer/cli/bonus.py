@@ -1,8 +1,9 @@
 """``trainer bonus ...``: side-bet figures from the engine, no app (docs/side-bets.md).
 
 ``counts`` prints the exact number of seven-card hands in each bonus category,
-``edge TABLE`` a pay table's exact house edge, ``envy`` the envy per other player,
-``judge CARDS`` one hand's category. Tables are text; ``--json`` prints JSON.
+``edge TABLE`` a pay table's exact house edge (Queen's Dragon's from the exact number
+of queen-high pai gows; a table paid "for 1" returns no stake to a winner), ``envy``
+the envy per other player, ``judge CARDS`` one hand's category. Tables are text; ``--json`` prints JSON.
 """
 from __future__ import annotations
 
@@ -13,14 +14,25 @@ import click
 
 from trainer.cli.io import fail
 from trainer.engine.cards import parse_cards
-from trainer.engine.side_bets import PAY_ORDER, Match, TableKind, bonus_hand, load_table, table_names
+from trainer.engine.side_bets import (
+    PAY_ORDER,
+    SIDE_BET_RULES,
+    Match,
+    PayTable,
+    TableKind,
+    bonus_hand,
+    load_table,
+    table_names,
+)
 from trainer.engine.side_bets.counts import (
     ALL_HANDS,
     category_counts,
     compute_category_counts,
     envy_per_player,
     house_edge,
+    queen_high_count,
 )
+from trainer.engine.side_bets.paytables import RULES_VERSIONS
 
 MATCH_HELP = "The royal match: king-queen (Fortune) or ace-king (Emperor's Treasure, progressive)."
 
@@ -55,20 +67,42 @@ def counts_command(match: str, recount: bool, as_json: bool) -> None:
         fail(f"The counts add up to {total:,}, not {ALL_HANDS:,}.")
 
 
+def _pays(paytable: PayTable) -> str:
+    """Return a table's pay lines in a few words: "8,000 / 2,000 / ... / 2", "meter / ... / $5"."""
+    pays = " / ".join(line.pays.removesuffix(" to 1").replace("100% of the meter", "meter")
+                      for line in paytable.lines)
+    if paytable.kind is TableKind.QUEENS_DRAGON:
+        pays += " (the banker's queen-high pai gow)"
+    return pays + (" (for 1)" if paytable.for_one else "")
+
+
 @bonus.command("edge")
 @click.argument("table", required=False)
 @click.option("--meter", type=float, default=None,
               help="The progressive meter in dollars (for the progressive table).")
+@click.option("--rules", type=click.Choice([str(v) for v in RULES_VERSIONS]),
+              default=str(SIDE_BET_RULES), show_default=True,
+              help="The side-bet rules version (1: the progressive paid to 1, its wager returned).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def edge_command(table: str | None, meter: float | None, as_json: bool) -> None:
-    """Print each pay table's house edge, exactly, from the category counts (TABLE: one)."""
-    kinds = (TableKind.BONUS,) if meter is None else (TableKind.BONUS, TableKind.PROGRESSIVE)
-    names = [table] if table else [n for n in table_names() if load_table(n).kind in kinds]
+def edge_command(table: str | None, meter: float | None, rules: str, as_json: bool) -> None:
+    """Print each pay table's house edge, exactly, from the category counts (TABLE: one).
+
+    Queen's Dragon's is worked out from the number of queen-high pai gows (counted
+    class by class, a few seconds).
+    """
+    kinds: tuple[TableKind, ...] = (TableKind.BONUS, TableKind.QUEENS_DRAGON)
+    if meter is not None:
+        kinds += (TableKind.PROGRESSIVE,)
+    version = int(rules)
+    names = [table] if table else [n for n in table_names()
+                                   if load_table(n, version).kind in kinds]
+    if meter is not None and (meter != meter or meter < 0 or meter > 1e9):
+        fail("The meter is a number of dollars, from 0 to 1,000,000,000.")
     meter_cents = None if meter is None else round(meter * 100)
     rows = []
     for name in names:
         try:
-            paytable = load_table(name)
+            paytable = load_table(name, version)
             if paytable.kind is TableKind.PROGRESSIVE and meter_cents is None:
                 fail("The progressive's edge depends on the meter: give --meter DOLLARS.")
             edge = house_edge(paytable, meter_cents)
@@ -77,17 +111,24 @@ def edge_command(table: str | None, meter: float | None, as_json: bool) -> None:
         rows.append((paytable, edge))
     if as_json:
         click.echo(json.dumps([{"table": t.name, "edge": f"{e.numerator}/{e.denominator}",
-                                "edge_percent": round(float(e) * 100, 6)} for t, e in rows]))
+                                "edge_percent": round(float(e) * 100, 6),
+                                "payment": t.payment.value, "rules": version}
+                               for t, e in rows]))
         return
-    click.echo(f"{'Table':<20} {'Pays':<70} {'House edge':>11}")
+    click.echo(f"{'Table':<20} {'Pays':<70} {'House edge':>11} {'rounded':>8}")
     for paytable, edge in rows:
-        pays = " / ".join(line.pays.removesuffix(" to 1").replace("100% of the meter", "meter")
-                          for line in paytable.lines)
-        click.echo(f"{paytable.name:<20} {pays:<70} {float(edge) * 100:>10.4f}%")
+        click.echo(f"{paytable.name:<20} {_pays(paytable):<70} {float(edge) * 100:>10.4f}% "
+                   f"{float(edge) * 100:>7.2f}%")
     if meter_cents is None and not table:
         click.echo("(the progressive needs --meter DOLLARS)")
     if meter_cents is not None:
         click.echo(f"(progressive meter ${meter_cents / 100:,.2f})")
+    if any(t.for_one for t, _ in rows):
+        click.echo("(for 1: every wager is collected when the cards are dealt; a winning hand "
+                   "is paid the amount, and the wager is not returned)")
+    if any(t.kind is TableKind.QUEENS_DRAGON for t, _ in rows):
+        click.echo(f"(Queen's Dragon: the banker holds a queen-high pai gow in "
+                   f"{queen_high_count():,} of {ALL_HANDS:,} seven-card hands)")
 
 
 @bonus.command("envy")

@@ -52,12 +52,22 @@ def file_way(path: str, table: bool = True) -> HouseWay:
     named like a preset, with that preset's rules, uses the preset's shipped class
     tables; any other is set by the interpreter.
     """
+    from trainer.engine import toml_limits
     from trainer.engine.house_way import editing
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"Cannot read the house-way file {path}: {getattr(exc, 'strerror', None) or exc}.")
+        # No more than the limit is read (a device or a huge file included).
+        with Path(path).open("rb") as handle:
+            raw = handle.read(toml_limits.MAX_BYTES + 1)
+    except OSError as exc:
+        fail(f"Cannot read the house-way file {path}: {exc.strerror or exc}.")
+    if len(raw) > toml_limits.MAX_BYTES:
+        fail(f"{path} is not a usable house way: the file is larger than "
+             f"{toml_limits.MAX_BYTES // 1024} KB.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        fail(f"Cannot read the house-way file {path}: {exc}.")
     try:
         return editing.build(editing.from_toml(text), table)
     except editing.EditError as exc:

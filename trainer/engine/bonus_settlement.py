@@ -4,7 +4,11 @@ A side bet is always against the house: whoever banks the main game, the house p
 a winning side bet and takes a losing one, and a player-banker never pays one. A
 bonus is judged on the seat's seven cards whatever the setting, so a fouled hand
 still gets its bonus and still collects envies. Pay tables are "to 1": the stake is
-kept and is not part of the win. Money is integer cents.
+kept and is not part of the win, except the progressive's, paid "for 1": the dealer
+collects every progressive wager when the cards are dealt and a winner is paid the
+amount with no stake returned (``PayTable.payment``). ``rules`` is the side-bet rules
+version to settle by (``side_bets.SIDE_BET_RULES``; 1: the progressive paid "to 1").
+Money is integer cents.
 """
 from __future__ import annotations
 
@@ -16,7 +20,15 @@ from .hands import is_queen_high_pai_gow
 from .messages import N_, Money, refusal
 from .profiles import SideBetOffer, TableProfile, get_profile
 from .settlement import Settlement, commission_cents, settle
-from .side_bets import BonusCategory, PayTable, TableKind, bonus_category, load_table
+from .side_bets import (
+    SIDE_BET_RULES,
+    BonusCategory,
+    Payment,
+    PayTable,
+    TableKind,
+    bonus_category,
+    load_table,
+)
 
 if TYPE_CHECKING:
     from .house_way import HouseWay
@@ -24,7 +36,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class BonusResult:
-    """One settled side bet: the pay line (by rule id) and the money."""
+    """One settled side bet: the pay line (by rule id) and the money.
+
+    ``win_cents`` is the pay line's amount and ``paid_cents`` what the dealer hands
+    over (the amount less any commission); ``net_cents`` is the player's result: a
+    "to 1" winner keeps the stake too, a "for 1" winner's stake was collected at the
+    deal (``payment``), a loser is down the stake.
+    """
 
     table: str
     rule_id: str
@@ -34,18 +52,30 @@ class BonusResult:
     win_cents: int
     commission_cents: int
     net_cents: int
+    payment: Payment = Payment.TO_ONE
 
     @property
     def won(self) -> bool:
         """Tell whether the bet won."""
         return self.win_cents > 0
 
+    @property
+    def paid_cents(self) -> int:
+        """Return what the dealer pays the bet (0 when it loses)."""
+        return self.win_cents - self.commission_cents if self.won else 0
+
+    @property
+    def collected_at_deal(self) -> bool:
+        """Tell whether the stake was collected when the cards were dealt ("for 1")."""
+        return self.payment is Payment.FOR_ONE
+
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON form used by the command line and exports."""
         return {"table": self.table, "rule_id": self.rule_id, "name": self.name,
                 "category": self.category.slug if self.category is not None else None,
                 "bet_cents": self.bet_cents, "win_cents": self.win_cents,
-                "commission_cents": self.commission_cents, "net_cents": self.net_cents}
+                "commission_cents": self.commission_cents, "paid_cents": self.paid_cents,
+                "net_cents": self.net_cents, "payment": self.payment.value}
 
 
 def _verify_side_bet(bet_cents: int, offer: SideBetOffer, table: PayTable) -> None:
@@ -59,15 +89,15 @@ def _verify_side_bet(bet_cents: int, offer: SideBetOffer, table: PayTable) -> No
                       table=table.title, low=Money(offer.min_cents), high=Money(offer.max_cents))
 
 
-def _offer(profile: TableProfile, table: str | None, kinds: tuple[TableKind, ...]
-           ) -> tuple[SideBetOffer, PayTable]:
+def _offer(profile: TableProfile, table: str | None, kinds: tuple[TableKind, ...],
+           rules: int = SIDE_BET_RULES) -> tuple[SideBetOffer, PayTable]:
     if table is None:
         for offer in profile.side_bets:
-            if load_table(offer.table).kind in kinds:
-                return offer, load_table(offer.table)
+            if load_table(offer.table, rules).kind in kinds:
+                return offer, load_table(offer.table, rules)
         raise ValueError("This table offers no such side bet.")
     offer = profile.side_bet(table)
-    paytable = load_table(offer.table)
+    paytable = load_table(offer.table, rules)
     if paytable.kind not in kinds:
         raise ValueError(f"{paytable.title} is not settled this way.")
     return offer, paytable
@@ -80,22 +110,23 @@ def _result(offer: SideBetOffer, table: PayTable, profile: TableProfile, bet_cen
             else table.line_by_slug(slug) if slug else None)
     if line is None:
         return BonusResult(table.name, table.losing_rule_id, "Nothing", category, bet_cents, 0, 0,
-                           -bet_cents)
+                           -bet_cents, table.payment)
     win = line.win_cents(bet_cents, meter_cents)
     commission = commission_cents(win, profile) if offer.commission else 0
     return BonusResult(table.name, line.rule_id, line.name, category, bet_cents, win, commission,
-                       win - commission)
+                       table.net_cents(win - commission, bet_cents), table.payment)
 
 
 def settle_bonus(seven: Sequence[int], bonus_bet_cents: int, profile: TableProfile | str,
-                 table: str | None = None, meter_cents: int | None = None) -> BonusResult:
+                 table: str | None = None, meter_cents: int | None = None,
+                 rules: int = SIDE_BET_RULES) -> BonusResult:
     """Settle a bonus (or progressive) bet on seven cards, against the house.
 
     ``table`` None: the profile's first bonus or progressive table. A progressive's
-    meter lines need ``meter_cents``.
+    meter lines need ``meter_cents``; it is paid "for 1" (under ``rules`` 2 and on).
     """
     profile = get_profile(profile)
-    offer, paytable = _offer(profile, table, (TableKind.BONUS, TableKind.PROGRESSIVE))
+    offer, paytable = _offer(profile, table, (TableKind.BONUS, TableKind.PROGRESSIVE), rules)
     _verify_side_bet(bonus_bet_cents, offer, paytable)
     if meter_cents is not None and (isinstance(meter_cents, bool) or not isinstance(meter_cents, int)
                                     or meter_cents < 0):
@@ -105,10 +136,10 @@ def settle_bonus(seven: Sequence[int], bonus_bet_cents: int, profile: TableProfi
 
 
 def queens_dragon(banker_seven: Sequence[int], bet_cents: int, profile: TableProfile | str,
-                  table: str | None = None) -> BonusResult:
+                  table: str | None = None, rules: int = SIDE_BET_RULES) -> BonusResult:
     """Settle a Queen's Dragon bet on the banker's seven cards (queen-high pai gow pays)."""
     profile = get_profile(profile)
-    offer, paytable = _offer(profile, table, (TableKind.QUEENS_DRAGON,))
+    offer, paytable = _offer(profile, table, (TableKind.QUEENS_DRAGON,), rules)
     _verify_side_bet(bet_cents, offer, paytable)
     if len(banker_seven) != 7 or len(set(banker_seven)) != 7:
         raise ValueError("The banker's hand is seven different cards.")
@@ -129,7 +160,7 @@ def settle_seat(player_back: Sequence[int], player_front: Sequence[int],
                 banker_back: Sequence[int], banker_front: Sequence[int], bet_cents: int,
                 bonus_bet_cents: int | None, profile: TableProfile | str,
                 house_way: HouseWay | str | None = None, meter_cents: int | None = None,
-                table: str | None = None) -> SeatSettlement:
+                table: str | None = None, rules: int = SIDE_BET_RULES) -> SeatSettlement:
     """Settle one seat's main bet against the banker and its bonus bet against the house.
 
     The bonus is judged on the player's seven cards as dealt, whatever the setting (a
@@ -141,7 +172,7 @@ def settle_seat(player_back: Sequence[int], player_front: Sequence[int],
     if not bonus_bet_cents:
         return SeatSettlement(main, None, main.net_cents)
     bonus = settle_bonus((*player_back, *player_front), bonus_bet_cents, profile, table,
-                         meter_cents)
+                         meter_cents, rules)
     return SeatSettlement(main, bonus, main.net_cents + bonus.net_cents)
 
 
@@ -200,7 +231,12 @@ def envy_payments(hands: Sequence[Sequence[int] | None], bonus_bets_cents: Seque
 
 @dataclass(frozen=True)
 class RoundBonuses:
-    """Every side bet of a round, and what the house pays and takes for them."""
+    """Every side bet of a round, and what the house pays and takes for them.
+
+    ``house_takes_cents`` counts every stake the house keeps: a losing bet's, and a
+    "for 1" bet's even when it wins (collected at the deal); ``house_pays_cents`` what
+    the dealer pays out (winners, less any commission, and envies).
+    """
 
     bonuses: tuple[BonusResult | None, ...]
     envies: tuple[EnvyPayment, ...]
@@ -220,7 +256,8 @@ def settle_round_bonuses(hands: Sequence[Sequence[int] | None], bonus_bets_cents
                          banker_seat: int | None = None,
                          dragon_bets_cents: Sequence[int] | None = None,
                          dealer_hand: Sequence[int] | None = None,
-                         meter_cents: int | None = None) -> RoundBonuses:
+                         meter_cents: int | None = None,
+                         rules: int = SIDE_BET_RULES) -> RoundBonuses:
     """Settle a round's side bets, all against the house.
 
     ``banker_seat`` is the seat of a player-banker, if one banks: their own side bets
@@ -235,16 +272,17 @@ def settle_round_bonuses(hands: Sequence[Sequence[int] | None], bonus_bets_cents
     if banker_seat is not None and not 0 <= banker_seat < len(hands):
         raise ValueError("The player-banker's seat is not at the table.")
     bonuses = tuple(
-        settle_bonus(hand, bet, profile, meter_cents=meter_cents) if hand is not None and bet
+        settle_bonus(hand, bet, profile, meter_cents=meter_cents, rules=rules)
+        if hand is not None and bet
         else None for hand, bet in zip(hands, bonus_bets_cents, strict=True))
     envies = tuple(envy_payments(hands, bonus_bets_cents, profile, dealer_hand))
     dragon: tuple[BonusResult | None, ...] = ()
     if dragon_bets_cents is not None:
         if banker_hand is None:
             raise ValueError("Queen's Dragon is settled on the banker's hand: give it.")
-        dragon = tuple(queens_dragon(banker_hand, bet, profile) if bet else None
+        dragon = tuple(queens_dragon(banker_hand, bet, profile, rules=rules) if bet else None
                        for bet in dragon_bets_cents)
     settled = [r for r in (*bonuses, *dragon) if r is not None]
-    pays = sum(r.net_cents for r in settled if r.won) + sum(e.amount_cents for e in envies)
-    takes = sum(r.bet_cents for r in settled if not r.won)
+    pays = sum(r.paid_cents for r in settled) + sum(e.amount_cents for e in envies)
+    takes = sum(r.bet_cents for r in settled if not r.won or r.collected_at_deal)
     return RoundBonuses(bonuses, envies, dragon, pays, takes, 0)

@@ -26,6 +26,7 @@ class DrillSession(Model):
     __tablename__ = "drill_sessions"
     __table_args__ = (
         CheckConstraint("mode IN ('practice', 'timed', 'exam')", name="mode"),
+        CheckConstraint("dealt IN ('balanced', 'mistakes', 'focused')", name="dealt"),
         Index("ix_drill_sessions_user_id_started_at", "user_id", "started_at"),
     )
 
@@ -36,6 +37,12 @@ class DrillSession(Model):
     )
     kind: Mapped[str] = mapped_column(String(32))
     mode: Mapped[str] = mapped_column(String(16), default="practice")
+    # How its questions were dealt (issue 24): ``balanced``, the normal generator, the
+    # only sessions whose timed answers count toward readiness and certification;
+    # ``mistakes`` ("my mistakes") and ``focused`` (any other targeted practice) are
+    # practice only, timed or not (docs/drills.md, "Practice only").
+    dealt: Mapped[str] = mapped_column(String(16), default="balanced",
+                                       server_default="balanced")
     length: Mapped[int]
     time_limit_ms: Mapped[int | None]
     house_way: Mapped[str] = mapped_column(String(64))

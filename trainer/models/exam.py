@@ -50,6 +50,10 @@ class CertificationExam(Model):
     # The rules digest of the house way at scheduling (issue 18); None: exams before it.
     house_way_digest: Mapped[str | None] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(64))
+    # The table rules themselves at scheduling (issue 24): the profile's data, the engine's
+    # ``TableProfile.as_dict()``, so a manager's later edit of a custom profile changes
+    # neither a scheduled nor a running exam. None: a profile unknown when it was filled.
+    table_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The foul policy copied at scheduling too (None on exams scheduled before it was kept:
     # those take the group's at the start).
     foul_policy: Mapped[str | None] = mapped_column(String(16))

@@ -7,13 +7,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
 JOB_STATUSES = ("queued", "running", "done", "failed")
+JOB_QUEUES = ("short", "long")  # PDFs; checks, diffs, simulations (issue 25)
 PROGRESS_FULL = 1000  # progress is stored in thousandths
 
 
@@ -32,7 +33,11 @@ class Job(Model):
     __table_args__ = (
         CheckConstraint("status IN ('queued', 'running', 'done', 'failed')", name="status"),
         CheckConstraint("progress >= 0 AND progress <= 1000", name="progress"),
+        CheckConstraint("queue IN ('short', 'long')", name="queue"),
         Index("ix_jobs_key_id", "key", "id"),
+        # A worker claims the oldest queued job of its lane; limits count a user's jobs.
+        Index("ix_jobs_status_queue_id", "status", "queue", "id"),
+        Index("ix_jobs_created_by_id_status", "created_by_id", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -52,6 +57,31 @@ class Job(Model):
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The lane a worker runs it in (issue 25): "short" (PDFs) never waits behind "long".
+    queue: Mapped[str] = mapped_column(String(8), default="long", server_default="long")
+    # How many times a worker claimed it: a job whose worker died is retried once, then failed.
+    attempts: Mapped[int] = mapped_column(default=0, server_default="0")
 
     def __repr__(self) -> str:
         return f"<Job {self.id} {self.kind} {self.status}>"
+
+
+class PdfFile(Model):
+    """A printed PDF (issue 25): made by a job worker, read by every web server.
+
+    Kept in the database, not on one machine's disk, so a worker on any machine
+    serves every web server; ``digest`` is the hash of everything that changes what
+    is printed (``services/pdf_cache.key_digest``), ``stem`` its readable name. A web
+    server keeps a copy on its own disk (``instance/pdf-cache``) once read.
+    """
+
+    __tablename__ = "pdf_files"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    stem: Mapped[str] = mapped_column(String(200), index=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<PdfFile {self.stem} {self.digest}>"

@@ -7,18 +7,25 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, has_app_context
 from flask_login import UserMixin
-from sqlalchemy import CheckConstraint, String
+from sqlalchemy import CheckConstraint, String, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from trainer.extensions import Model
-from trainer.models.security import password_problem
+from trainer.models.passwords import (
+    DEMO_PASSWORDS,
+    MIN_PASSWORD_LENGTH,
+    PasswordProblem,
+    normalize_password,
+    password_problem,
+)
 from trainer.models.types import UTCDateTime, utcnow
 
 if TYPE_CHECKING:
     from trainer.models.group import Group, Membership
 
-MIN_PASSWORD_LENGTH = 8
+__all__ = ["MIN_PASSWORD_LENGTH", "PasswordRefused", "Role", "User", "normalize_login"]
+
 DEFAULT_HASH_METHOD = "scrypt"
 
 
@@ -40,6 +47,14 @@ ROLE_RANK: dict[str, int] = {Role.TRAINEE: 0, Role.SUPERVISOR: 1, Role.MANAGER: 
 def normalize_login(login: str) -> str:
     """Return the login as stored: trimmed and lower case."""
     return login.strip().lower()
+
+
+class PasswordRefused(ValueError):
+    """A password the rule refuses; ``problem`` says why (the caller words it)."""
+
+    def __init__(self, problem: PasswordProblem) -> None:
+        super().__init__(problem.english)
+        self.problem = problem
 
 
 class User(UserMixin, Model):
@@ -70,6 +85,9 @@ class User(UserMixin, Model):
     # The language the user reads pages in (services/languages.py LANGUAGES); None: the
     # installation's, then the browser's (issue 19).
     language: Mapped[str | None] = mapped_column(String(8))
+    # Set at sign-in when the password typed breaks today's password rule
+    # (models/passwords.py): the user must change it before any other page (issue 24).
+    password_change_due: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     membership: Mapped[Membership | None] = relationship(
         back_populates="user", cascade="all, delete-orphan", uselist=False
@@ -115,26 +133,43 @@ class User(UserMixin, Model):
         needed = self.deactivated_by_role or Role.ADMIN
         return ROLE_RANK.get(role, -1) >= ROLE_RANK.get(needed, len(ROLE_RANK))
 
-    def set_password(self, password: str) -> None:
-        """Store a scrypt hash of ``password`` and end the user's other sessions."""
-        if len(password) < MIN_PASSWORD_LENGTH:
-            raise ValueError(
-                f"A password needs at least {MIN_PASSWORD_LENGTH} characters."
-            )
-        problem = password_problem(password, self.login)
-        if problem:
-            raise ValueError(problem)
+    def set_password(self, password: str, *, demo: bool = False) -> None:
+        """Store a scrypt hash of the normalised ``password`` and end the user's other sessions.
+
+        Raises ``PasswordRefused`` when the password breaks the rule
+        (``models/passwords.py``) or is the current one. ``demo`` lets
+        ``trainer seed-demo`` give a demo account its published password, and
+        nothing else.
+        """
+        text = normalize_password(password)
+        if demo:
+            if text not in DEMO_PASSWORDS:
+                raise PasswordRefused(PasswordProblem.DEMO)
+        else:
+            problem = password_problem(password, self.login)
+            if problem is None and self.password_hash and self.check_password(password):
+                problem = PasswordProblem.CURRENT
+            if problem is not None:
+                raise PasswordRefused(problem)
         method = DEFAULT_HASH_METHOD
         if has_app_context():
             # Tests lower the scrypt cost through config; production keeps the default.
             method = current_app.config.get("PASSWORD_HASH_METHOD", DEFAULT_HASH_METHOD)
-        self.password_hash = generate_password_hash(password, method=method)
+        self.password_hash = generate_password_hash(text, method=method)
+        self.password_change_due = False
         if self.id is not None:
             self.end_other_sessions()
 
     def check_password(self, password: str) -> bool:
-        """Return whether ``password`` matches the stored hash."""
-        return check_password_hash(self.password_hash, password)
+        """Return whether ``password`` matches the stored hash.
+
+        Hashes are of the normalised password; one stored before normalisation
+        (issue 24) still matches the password exactly as typed.
+        """
+        text = normalize_password(password)
+        if check_password_hash(self.password_hash, text):
+            return True
+        return text != password and check_password_hash(self.password_hash, password)
 
     def __repr__(self) -> str:
         return f"<User {self.login} {self.role}>"

@@ -3,15 +3,25 @@
 SQLite: SQLite's online backup API copies a consistent snapshot while the app
 keeps running (readers and writers continue; WAL mode). PostgreSQL: ``pg_dump``
 in its custom format, restored with ``pg_restore``.
+
+A backup file, and the partial file it is written as, is mode 0600 (its owner
+only) whatever the umask: it holds every password hash and the audit log. It
+holds no usable session: session tokens are kept only as hashes (issue 24).
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
 REQUIRED_TABLES = {"users", "alembic_version"}
+# A backup holds every account's password hash and the audit log: only its owner reads
+# it. The partial file is created with this mode before anything is written into it
+# (SQLite gives its -journal the database file's mode), and the finished file keeps it.
+PRIVATE_MODE = 0o600
 
 
 class BackupError(Exception):
@@ -43,6 +53,44 @@ def _remove_with_sidecars(path: Path) -> None:
         path.with_name(name).unlink(missing_ok=True)
 
 
+def create_private(path: Path) -> int:
+    """Create ``path`` new and empty, readable and writable by its owner only; return its descriptor.
+
+    ``O_EXCL`` refuses a file (or a link planted by someone else) already there;
+    ``fchmod`` sets the mode whatever the process's umask.
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    try:
+        os.fchmod(fd, PRIVATE_MODE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def backup_postgres(pg_dump: str, url: str, target: Path) -> None:
+    """Write ``pg_dump --format=custom`` of the database to ``target``, mode 0600.
+
+    The dump goes to ``target.partial`` (created private before pg_dump writes a
+    byte) and is renamed when pg_dump succeeded; a failure leaves no file.
+    """
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    fd = create_private(partial)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            result = subprocess.run([pg_dump, "--format=custom", "--no-owner", libpq_url(url)],
+                                    stdout=handle, stderr=subprocess.PIPE, check=False)
+        if result.returncode != 0:
+            detail = result.stderr.decode("utf-8", "replace").strip()
+            # The password in the URL is never shown (pg_dump names the database, not it).
+            raise BackupError(f"pg_dump failed (exit status {result.returncode}): {detail}")
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
 def backup_sqlite(source: Path, target: Path) -> int:
     """Copy a live SQLite database to ``target`` with the online backup API.
 
@@ -57,6 +105,8 @@ def backup_sqlite(source: Path, target: Path) -> int:
     partial = target.with_name(target.name + ".partial")
     _remove_with_sidecars(partial)
     try:
+        # Private before the first page is copied into it (SQLite keeps an existing file's mode).
+        os.close(create_private(partial))
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
         try:
             dst = sqlite3.connect(partial)

@@ -15,6 +15,11 @@ Modes:
 - ``timed``: the group's time limit per question; feedback per question.
 - ``exam``: a sealed certification exam: timed, fixed length, no hint and no
   feedback per question (an answer returns only "recorded"); the summary at the end.
+
+How a session is dealt (``DrillSession.dealt``, ``DEALT``) is apart from its mode:
+``balanced`` sessions draw from the normal generator; ``mistakes`` ("my mistakes")
+and ``focused`` sessions draw from chosen rules and are practice only, whatever the
+mode: a timed one keeps its clock, but no criterion window counts it (issue 24).
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ from sqlalchemy.orm import aliased
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
 from trainer.engine.drills.explain import Feedback
 from trainer.engine.messages import N_, Joined, Message
-from trainer.engine.profiles import FoulPolicy
+from trainer.engine.profiles import FoulPolicy, TableProfile
 from trainer.extensions import db
 from trainer.models import (
     DEFAULT_HOUSE_WAY,
@@ -55,6 +60,9 @@ from trainer.services.group_settings import foul_policy as _foul_policy
 from trainer.services.timing import GRACE_MS
 
 MODES = ("practice", "timed", "exam")
+# How a session is dealt: the normal, balanced generator, the only one that counts
+# toward readiness; "my mistakes"; any other focused practice.
+DEALT = ("balanced", "mistakes", "focused")
 # How many of a trainee's latest missed rules "my mistakes" draws from.
 MISTAKE_RULES = 5
 MISTAKE_LOOKBACK = 50
@@ -123,6 +131,8 @@ class DrillSettings:
     group: GroupSettings = field(default_factory=GroupSettings)
     # The rules digest to grade by (an exam's, kept at scheduling); None: ``pin`` it now.
     house_way_digest: str | None = None
+    # The table rules themselves (an exam's, kept at scheduling); None: the profile's now.
+    table: TableProfile | None = None
 
     @classmethod
     def for_user(cls, user_id: int) -> DrillSettings:
@@ -153,7 +163,8 @@ def _context(data: dict[str, Any]) -> DrillContext:
     context = DrillContext.from_dict(data)
     return DrillContext(context.house_way, context.profile,
                         _foul_policy(context.foul_policy), context.focus_rules,
-                        context.generator, context.custom, context.house_way_digest)
+                        context.generator, context.custom, context.house_way_digest,
+                        context.side_bet_rules)
 
 
 @dataclass(frozen=True)
@@ -194,11 +205,21 @@ def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[s
     return tuple(rules)
 
 
-def focus_balanced(kind: str, settings: DrillSettings, focus_rules: tuple[str, ...]) -> bool:
-    """Tell whether "my mistakes" on ``focus_rules`` is balanced (a constant answer cannot pay)."""
-    return get_drill(kind).balanced(DrillContext(
-        settings.house_way, settings.profile, _foul_policy(settings.foul_policy), focus_rules,
-        custom=profiles.custom_rules(settings.profile)))
+def _table_rules(settings: DrillSettings) -> TableProfile | None:
+    """Return the rules a session's context carries: an exam's kept ones, else a custom
+    profile's as they are now (None: a preset, which the engine owns)."""
+    return settings.table if settings.table is not None else profiles.custom_rules(settings.profile)
+
+
+def session_length(kind: str, length: int) -> int:
+    """Return the questions a session of ``length`` asks: whole rounds of a stepped kind
+    (rounded up, down at the maximum), so the drills page says what the session counts."""
+    steps = _steps(kind)
+    if steps > 1 and length % steps:
+        length += steps - length % steps
+        if length > MAX_LENGTH:
+            length -= steps
+    return length
 
 
 def start_session(
@@ -210,28 +231,35 @@ def start_session(
     focus_rules: tuple[str, ...] = (),
     length: int | None = None,
     time_limit_s: int | None = None,
+    dealt: str | None = None,
 ) -> int:
     """Start a drill session for a user and return its id.
 
     ``settings`` default to the user's group's (``DrillSettings.for_user``);
     ``length`` and ``time_limit_s`` override the group's for this session (a
     certification exam fixes both). ``focus_rules`` are rule ids to draw
-    questions from ("my mistakes"); focus rules whose questions all share one
-    answer make the session practice (``focus_balanced``). Practice has no
-    clock; timed and exam do.
+    questions from. ``dealt`` records how the session is dealt (``DEALT``):
+    by default ``mistakes`` with focus rules (the web's "my mistakes" is their
+    only source), else ``balanced``; ``focused`` names any other targeted
+    practice. A session not dealt ``balanced`` is practice only, whatever the
+    mode: timed, it keeps its clock, but no readiness or certification window
+    counts it (``reports.sql.COUNTED_DEALT``); an exam is always ``balanced``.
+    Practice has no clock; timed and exam do.
     """
     if kind not in DRILLS:
         raise DrillError(Message(N_("There is no drill called %(kind)s."), kind=repr(kind)))
     if mode not in MODES:
         raise DrillError(Message(N_("There is no drill mode called %(mode)s."), mode=repr(mode)))
+    if dealt is None:
+        dealt = "mistakes" if focus_rules else "balanced"
+    if dealt not in DEALT or (dealt == "balanced" and focus_rules):
+        raise DrillError(Message(N_("There is no way of dealing a session called %(dealt)s."),
+                                 dealt=repr(dealt)))
+    if mode == "exam" and dealt != "balanced":
+        # An exam deals from the normal generator only: chosen rules could be guessed.
+        raise DrillError(Message(N_("An exam cannot draw from one trainee's mistakes.")))
     settings = settings or DrillSettings.for_user(user_id)
-    length = length if length is not None else settings.length(kind)
-    steps = _steps(kind)
-    if steps > 1 and length % steps:
-        # Whole rounds only: round the number of questions up (down at the maximum).
-        length += steps - length % steps
-        if length > MAX_LENGTH:
-            length -= steps
+    length = session_length(kind, length if length is not None else settings.length(kind))
     if not 1 <= length <= MAX_LENGTH:
         raise DrillError(Message(N_("A session has 1 to %(most)s questions."), most=MAX_LENGTH))
     limit_s = time_limit_s if time_limit_s is not None else settings.time_limit_s(kind)
@@ -241,17 +269,12 @@ def start_session(
         digest = settings.house_way_digest or house_ways.pin(settings.house_way)
     except house_ways.WayError as error:
         raise DrillError(str(error)) from None
-    if focus_rules and not focus_balanced(kind, settings, tuple(focus_rules)):
-        # "My mistakes" on misses of one answer only: guessing that answer would pay,
-        # so the session is practice, which never counts toward readiness.
-        if mode == "exam":
-            raise DrillError(Message(N_("An exam cannot draw from one trainee's mistakes.")))
-        mode = "practice"
     session = DrillSession(
         user_id=user_id,
         group_id=settings.group_id,
         kind=kind,
         mode=mode,
+        dealt=dealt,
         length=length,
         time_limit_ms=None if mode == "practice" else limit_s * 1000,
         house_way=settings.house_way,
@@ -261,11 +284,12 @@ def start_session(
     )
     db.session.add(session)
     db.session.flush()
-    # A custom profile's rules ride in the context (services/profiles.py): the session
-    # grades by the rules it started under, even after a manager edits the profile.
+    # A custom profile's rules (an exam's: those kept at scheduling) ride in the context
+    # (services/profiles.py): the session grades by the rules it started under, even
+    # after a manager edits the profile.
     context = DrillContext(
         settings.house_way, settings.profile, _foul_policy(settings.foul_policy),
-        tuple(focus_rules), custom=profiles.custom_rules(settings.profile),
+        tuple(focus_rules), custom=_table_rules(settings),
         house_way_digest=digest,
     )
     # The first question carries the session's context and every later one copies

@@ -8,8 +8,9 @@ The ``start_*`` functions resolve what needs the app's database before the job s
 (a house way ref into its data, a profile name into its rules), so the parameters the
 worker gets are complete; the worker reads and writes only class tables, through
 ``house_ways.load_tables``/``store_tables`` on its own session. A finished job of the
-same key is answered as it is, unless ``again`` or unless what its key names has
-changed since (a preset file changed under the same name): then it runs again.
+same key is answered as it is, unless what its key names has changed since (a preset
+file changed under the same name): then it runs again. Every kind here runs in the
+workers' long lane (issue 25), and counts against the person starting it.
 
 - ``check`` {data}: the engine's exhaustive check (``proof.check_way``) of a draft;
   stores its class tables; the result is the check report. Key ``check:<digest>``.
@@ -87,16 +88,15 @@ def _way_params(ref: str) -> dict[str, Any]:
 
 
 def _start(kind: str, key: str, params: dict[str, Any], user_id: int | None,
-           runner: Runner, again: bool) -> Job:
-    job = jobs.submit(kind, key, params, user_id, runner=runner, again=again)
-    if not again and job.status == jobs.DONE and job.params != params:
-        # Done on other data under the same key (a preset file changed): run it on this.
-        job = jobs.submit(kind, key, params, user_id, runner=runner, again=True)
-    return job
+           runner: Runner) -> Job:
+    """Queue (or find) the job; a job done on other data under the same key (a preset file
+    changed) runs again, one done on the same data is answered (``jobs.submit``).
+    ``jobs.JobRefused`` when the person has too many jobs running or waiting."""
+    return jobs.submit(kind, key, params, user_id, runner=runner)
 
 
 def start_check(data: Mapping[str, Any], user_id: int | None, *, runner: Runner,
-                again: bool = False, classes: int | None = None) -> Job:
+                classes: int | None = None) -> Job:
     """Start (or find) the check of a draft's data.
 
     ``classes`` (tests) checks the first classes only: a report of those, no tables
@@ -105,19 +105,18 @@ def start_check(data: Mapping[str, Any], user_id: int | None, *, runner: Runner,
     params: dict[str, Any] = {"data": dict(data)}
     if classes is not None:
         params["classes"] = int(classes)
-    return _start(CHECK, check_key(rules_digest(data), classes), params, user_id, runner, again)
+    return _start(CHECK, check_key(rules_digest(data), classes), params, user_id, runner)
 
 
-def start_diff(data: Mapping[str, Any], reference: str, user_id: int | None, *, runner: Runner,
-               again: bool = False) -> Job:
+def start_diff(data: Mapping[str, Any], reference: str, user_id: int | None, *, runner: Runner) -> Job:
     """Start (or find) what a draft changes against the house way ``reference``."""
     params = {"data": dict(data), "reference": _way_params(reference)}
-    return _start(DIFF, diff_key(rules_digest(data), reference), params, user_id, runner, again)
+    return _start(DIFF, diff_key(rules_digest(data), reference), params, user_id, runner)
 
 
 def start_simulate(data: Mapping[str, Any], old: str, reference: str, profile: str,
                    user_id: int | None, *, runner: Runner, hands: int = DEFAULT_HANDS,
-                   seed: int = DEFAULT_SEED, again: bool = False) -> Job:
+                   seed: int = DEFAULT_SEED) -> Job:
     """Start (or find) the paired simulation of a draft against ``old`` under ``profile``.
 
     ValueError (a sentence) for a deal count outside 1,000..10,000,000 or a negative seed.
@@ -131,15 +130,14 @@ def start_simulate(data: Mapping[str, Any], old: str, reference: str, profile: s
     params = {"data": dict(data), "old": _way_params(old), "reference": _way_params(reference),
               "profile": profile, "profile_rules": rules.as_dict(), "hands": hands, "seed": seed}
     key = simulate_key(rules_digest(data), old, reference, profile, hands, seed)
-    return _start(SIMULATE, key, params, user_id, runner, again)
+    return _start(SIMULATE, key, params, user_id, runner)
 
 
-def start_class_table(data: Mapping[str, Any], user_id: int | None, *, runner: Runner,
-                      again: bool = False) -> Job:
+def start_class_table(data: Mapping[str, Any], user_id: int | None, *, runner: Runner) -> Job:
     """Start (or find) the class-table build of a published way's data."""
     digest = rules_digest(data)
     params = {"rules_digest": digest, "data": dict(data)}
-    return _start(CLASS_TABLE, class_table_key(digest), params, user_id, runner, again)
+    return _start(CLASS_TABLE, class_table_key(digest), params, user_id, runner)
 
 
 # -- running (the worker) ----------------------------------------------------------------
@@ -273,7 +271,7 @@ KINDS: dict[str, jobs.JobFunction] = {
 def register_kinds() -> None:
     """Register the four kinds with ``services/jobs.py`` (the app factory does, at start)."""
     for kind, fn in KINDS.items():
-        jobs.register(kind, fn)
+        jobs.register(kind, fn, jobs.LONG)
 
 
 register_kinds()

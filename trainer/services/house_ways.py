@@ -92,6 +92,9 @@ class HouseWayEntry:
     versions: tuple[HouseWayChoice, ...] = ()
     # A custom way's draft differs from its latest version (or nothing is published yet).
     unpublished_changes: bool = False
+    # Its draft or a published version holds an explanation that cannot be used (issue 24;
+    # ``editing.explanation_problems``): the editor and the version's page say which.
+    needs_repair: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,11 +476,17 @@ def publish_problem(record: CustomHouseWay) -> str | None:
 def publish_refusal(record: CustomHouseWay) -> Message | None:
     """Return why the draft cannot be published now, a sentence to say (str() is English);
     None when it can."""
+    from trainer.engine.house_way import editing
     from trainer.services import jobs
 
     digest = record.draft_digest
     if digest is None or digest != digest_of(record.draft):
         return Message(N_("The draft has errors: correct them and check it first."))
+    # An explanation that cannot be used (issue 24): stored before the rule, or past the
+    # editor. Its rules digest is unchanged (words are not rules), so it is asked here.
+    if editing.explanation_problems(record.draft):
+        return Message(N_("An explanation of this draft needs repair (listed above): correct "
+                          "it before publishing."))
     job = jobs.latest(f"check:{digest}")
     if job is None:
         return Message(N_("This draft has not been checked: run Check and publish once it finds "
@@ -548,12 +557,17 @@ def house_ways() -> list[HouseWayEntry]:
             sections=len(way.sections), rules=len(way.rules),
             default=name == DEFAULT_HOUSE_WAY, groups=used.get(name, 0)))
     latest = _latest_numbers()
+    from trainer.engine.house_way import editing
+
     by_way: dict[int, list[HouseWayChoice]] = {}
     last_digest: dict[int, str] = {}
+    repair: set[int] = set()
     for v in db.session.execute(select(HouseWayVersion)
                                 .order_by(HouseWayVersion.number.desc())).scalars():
         by_way.setdefault(v.way_id, []).append(_choice(v, latest[v.way_id]))
         last_digest.setdefault(v.way_id, v.rules_digest)
+        if editing.explanation_problems(v.data):
+            repair.add(v.way_id)
     records = db.session.execute(
         select(CustomHouseWay).order_by(CustomHouseWay.title, CustomHouseWay.slug)).scalars()
     for record in records:
@@ -564,7 +578,8 @@ def house_ways() -> list[HouseWayEntry]:
             sections=len(sections), rules=sum(len(s.get("rules", [])) for s in sections),
             default=False, groups=sum(used.get(c.ref, 0) for c in refs),
             way_id=record.id, versions=tuple(refs),
-            unpublished_changes=last_digest.get(record.id) != record.draft_digest))
+            unpublished_changes=last_digest.get(record.id) != record.draft_digest,
+            needs_repair=record.id in repair or bool(editing.explanation_problems(record.draft))))
     return entries
 
 

@@ -1,60 +1,58 @@
 """Background jobs: long work runs off the request, its progress and result in the database.
 
-A *job kind* is a function registered by name (``register``); it receives a
-``JobContext`` (its parameters, a database session of its own and a ``Progress`` to
-report to) and returns a JSON-able result. ``house_way_jobs.py`` registers the
-house-way kinds (check, diff, simulate, class_table).
+A *job kind* is a function registered by name and lane (``register``; ``short`` for
+PDFs, ``long`` for the rest); it receives a ``JobContext`` (its parameters, a database
+session of its own and a ``Progress`` to report to) and returns a JSON-able result.
+``house_way_jobs.py`` registers the house-way kinds (check, diff, simulate,
+class_table), ``web/pdf_jobs.py`` the ``pdf`` kind.
 
 Starting (``submit``) is exactly once per piece of work: the row's ``active_key``
 is unique and holds the job's key while it is queued or running, so two managers
 pressing Check at the same moment get the same job (the second insert fails on the
 constraint and is answered with the first's row). A finished ``done`` job of the
-same key is answered as it is unless ``again=True``.
+same key run on the same parameters is answered as it is, never run again. A person's
+jobs are limited (``JobRefused``, in words): four long jobs running or waiting, one
+PDF waiting; the system's own jobs (``user_id`` None) count against no one.
 
 The runner (``Runner``, built by the app factory from the config and kept in
 ``app.extensions[EXTENSION]``) is either
 
-- ``pool`` (the default): a ``ProcessPoolExecutor`` of this app process, spawn
-  context, ``JOB_WORKERS`` processes (1), created on the first job. The child runs
-  ``run_job(job_id, database_url, fn)``: it opens its own engine and plain
-  ``Session`` (no Flask app), claims the queued row, runs the kind with a heartbeat
-  thread writing the progress (at most once a ``beat_seconds``, and the heartbeat
-  at least every ``HEARTBEAT_EVERY`` seconds), then writes the result and ``done``
-  (or the error and ``failed``) in one transaction, together with whatever the kind
-  added to its session (the class tables of a check);
-- ``inline`` (tests): the same ``run_job`` in the calling thread before ``submit``
-  returns.
+- ``worker`` (the default): ``submit`` only queues the row; a ``trainer worker``
+  process (``services/job_worker.py``) claims it, runs ``execute`` with a heartbeat
+  thread writing the progress (at most once a ``beat_seconds``) and the heartbeat (its
+  lease, at least every ``HEARTBEAT_EVERY`` seconds), then writes the result and
+  ``done`` (or the error and ``failed``) in one transaction, together with whatever
+  the kind added to its session (the class tables of a check, a PDF);
+- ``inline`` (tests): the same claim and ``execute`` in the calling thread before
+  ``submit`` returns.
 
-A queued or running job whose worker shows no life for ``JOB_STALE_SECONDS`` (30)
-is *stale*: ``state`` shows it failed, "the worker stopped", and ``restart`` (or a
-new ``submit`` of its key) marks it so, releases its key and starts it again on a
-new row. A worker that finds its row taken from it (marked stopped) discards its
-work and writes nothing. A queued job waits for a free worker and has no heartbeat
-of its own: it is stale only when it is older than the limit and no running job
-anywhere heartbeats.
+A running job whose heartbeat is older than ``JOB_STALE_SECONDS`` (30) lost its
+worker: a worker reaps it (queued again once, then failed "the worker stopped"), and
+until then ``state`` shows it failed and ``restart`` (or a new ``submit`` of its key)
+marks it so, releases its key and starts it again on a new row. A worker that finds
+its row taken from it discards its work and writes nothing. A queued job has no
+heartbeat of its own: it is shown stopped only when it is older than the limit and no
+running job anywhere heartbeats (no worker alive).
 """
 from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
 import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import create_engine, func, select, update
+from sqlalchemy import create_engine, delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, scoped_session
 
-from trainer.engine.messages import Message
+from trainer.engine.messages import N_, Message
 from trainer.extensions import db
 from trainer.models import Job, utcnow
 from trainer.models.job import PROGRESS_FULL
@@ -64,7 +62,13 @@ log = logging.getLogger("trainer.jobs")
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 ACTIVE = (QUEUED, RUNNING)
 WORKER_STOPPED = "the worker stopped"
-RUNNERS = ("pool", "inline")
+RUNNERS = ("worker", "inline")
+SHORT, LONG = "short", "long"
+QUEUES = (SHORT, LONG)
+# Per person (issue 25): long jobs running or waiting at once, queued PDFs.
+LONG_ACTIVE_PER_USER = 4  # one running and three queued
+SHORT_QUEUED_PER_USER = 1
+MAX_ATTEMPTS = 2  # a job whose worker died is claimed again once, then failed
 DEFAULT_STALE_SECONDS = 30
 HEARTBEAT_EVERY = 5.0  # seconds: the heartbeat is written at least this often while a job runs
 EXTENSION = "trainer.jobs"  # app.extensions[EXTENSION] is the app's Runner
@@ -104,6 +108,14 @@ def said_message(data: Any) -> Message | None:
     values = {str(key): said_message(value) if isinstance(value, Mapping) else value
               for key, value in (params.items() if isinstance(params, Mapping) else ())}
     return Message(data["template"], **values)
+
+
+class JobRefused(Exception):
+    """A job not started because of a limit: ``message`` (a ``Message``) says why in words."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 class UnknownJob(LookupError):
@@ -157,16 +169,26 @@ class JobContext:
 JobFunction = Callable[[JobContext], Any]
 
 _KINDS: dict[str, JobFunction] = {}
+_QUEUES: dict[str, str] = {}
 
 
-def register(kind: str, fn: JobFunction) -> None:
-    """Register ``fn`` (a module-level function, so the pool can send it) as job ``kind``."""
+def register(kind: str, fn: JobFunction, queue: str = LONG) -> None:
+    """Register ``fn`` as job ``kind``, run in the ``queue`` lane (``short`` or ``long``)."""
+    if queue not in QUEUES:
+        raise ValueError(f"A job queue is one of {', '.join(QUEUES)}, not {queue!r}.")
     _KINDS[kind] = fn
+    _QUEUES[kind] = queue
+
+
+def kind_queue(kind: str) -> str:
+    """Return the lane a registered kind runs in."""
+    return _QUEUES.get(kind, LONG)
 
 
 def unregister(kind: str) -> None:
     """Forget a kind (tests register kinds of their own)."""
     _KINDS.pop(kind, None)
+    _QUEUES.pop(kind, None)
 
 
 def kind_function(kind: str) -> JobFunction:
@@ -181,98 +203,55 @@ def kind_function(kind: str) -> JobFunction:
 
 
 class Runner:
-    """Where jobs run: ``pool`` (a process pool of this app process) or ``inline``.
+    """What ``submit`` does with a new job: ``worker`` (queue it for ``trainer worker``) or
+    ``inline`` (tests: run it in the calling thread before ``submit`` returns).
 
-    Built from the app's config by ``from_config``; the pool is made on the first
-    job of each process (a gunicorn worker forked after ``--preload`` makes its own).
+    Built from the app's config by ``from_config``. A web process never runs a job in
+    ``worker`` mode: the job waits in the database for a worker process
+    (``services/job_worker.py``) to claim it.
     """
 
-    def __init__(self, database_url: str, mode: str = "pool", workers: int = 1,
+    def __init__(self, database_url: str, mode: str = "worker",
                  stale_seconds: int = DEFAULT_STALE_SECONDS, beat_seconds: float = 1.0) -> None:
         if mode not in RUNNERS:
             raise ValueError(f"JOB_RUNNER must be one of {', '.join(RUNNERS)}, not {mode!r}.")
-        if workers < 1:
-            raise ValueError("JOB_WORKERS must be at least 1.")
         if stale_seconds < 1:
             raise ValueError("JOB_STALE_SECONDS must be at least 1.")
         self.database_url = database_url
         self.mode = mode
-        self.workers = workers
         self.stale_seconds = stale_seconds
         self.beat_seconds = beat_seconds
-        self._lock = threading.Lock()
-        self._executor: ProcessPoolExecutor | None = None
-        self._pid = 0
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Runner:
-        """Read ``JOB_RUNNER``, ``JOB_WORKERS``, ``JOB_STALE_SECONDS`` and the database URL."""
+        """Read ``JOB_RUNNER``, ``JOB_STALE_SECONDS`` and the database URL."""
         return cls(str(config["SQLALCHEMY_DATABASE_URI"]),
-                   mode=str(config.get("JOB_RUNNER", "pool")),
-                   workers=int(config.get("JOB_WORKERS", 1)),
+                   mode=str(config.get("JOB_RUNNER", "worker")),
                    stale_seconds=int(config.get("JOB_STALE_SECONDS", DEFAULT_STALE_SECONDS)))
 
     def dispatch(self, job_id: int, fn: JobFunction) -> None:
-        """Run the queued job ``job_id``: now (inline) or in the pool."""
-        if self.mode == "inline":
-            engine = _new_engine(self.database_url)
-            try:
-                run_job(job_id, self.database_url, fn, beat_seconds=self.beat_seconds, engine=engine)
-            finally:
-                engine.dispose()
+        """After ``job_id`` was queued: run it now (inline), or leave it to a worker."""
+        if self.mode != "inline":
             return
-        future = self._pool().submit(run_job, job_id, self.database_url, fn,
-                                     beat_seconds=self.beat_seconds)
-        future.add_done_callback(lambda done: self._finished(job_id, done))
-
-    def _pool(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._executor is None or self._pid != os.getpid():
-                self._executor = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
-                self._pid = os.getpid()
-            return self._executor
-
-    def _finished(self, job_id: int, future: Future[None]) -> None:
-        """After a pool run: a worker that died, or a child that could not reach the row, fails the job."""
-        error = future.exception()
-        if error is None:
-            return
-        if isinstance(error, BrokenProcessPool):
-            with self._lock:
-                self._executor = None  # the next job makes a new pool
-            message = WORKER_STOPPED
-        else:
-            log.error("job %s: the worker failed", job_id, exc_info=error)
-            message = _readable(error)
         engine = _new_engine(self.database_url)
         try:
-            with Session(engine) as session:
-                _fail(session, job_id, message, statuses=ACTIVE)
-                session.commit()
+            run_job(job_id, self.database_url, fn, beat_seconds=self.beat_seconds, engine=engine)
         finally:
             engine.dispose()
-
-    def shutdown(self, wait: bool = True) -> None:
-        """Stop the pool of this process (tests; at exit Python waits for running jobs)."""
-        with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=wait, cancel_futures=not wait)
 
 
 def _new_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         # The busy timeout: the worker and the web processes write the same file.
         return create_engine(url, connect_args={"timeout": 30})
-    return create_engine(url, pool_pre_ping=True, pool_size=2)
+    return create_engine(url, pool_pre_ping=True, pool_size=3)
 
 
 _ENGINES: dict[str, Engine] = {}
 
 
-def _child_engine(url: str) -> Engine:
-    """Return this pool process's engine for ``url`` (made once, kept for the next jobs)."""
+def process_engine(url: str) -> Engine:
+    """Return this process's engine for ``url`` (made once, kept for the next jobs)."""
     if url not in _ENGINES:
         _ENGINES[url] = _new_engine(url)
     return _ENGINES[url]
@@ -300,29 +279,48 @@ def _fail(session: Session | scoped_session[Any], job_id: int, message: str, *, 
     return bool(getattr(done, "rowcount", 0))
 
 
-# -- the worker (in the pool's process, or inline) -----------------------------------
+# -- running one job (in a worker process, or inline) ---------------------------------
+
+
+def worker_name() -> str:
+    """Name this process as a job's worker: host and process id."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
 def run_job(job_id: int, database_url: str, fn: JobFunction | None = None, *,
             beat_seconds: float = 1.0, engine: Engine | None = None) -> None:
-    """Run one queued job to its end, writing its progress, result or error to its row.
+    """Claim the queued job ``job_id`` and run it to its end (the inline runner).
 
     Needs no Flask app: its own engine (``database_url``) and a plain ``Session``.
     ``fn`` is the kind's function (looked up by the row's kind when None).
     """
-    engine = engine or _child_engine(database_url)
-    worker = f"{socket.gethostname()}:{os.getpid()}"[:64]
+    engine = engine or process_engine(database_url)
+    worker = worker_name()
     with Session(engine) as session:
         now = utcnow()
         claimed = session.execute(
             update(Job).where(Job.id == job_id, Job.status == QUEUED).values(
-                status=RUNNING, started_at=now, heartbeat_at=now, worker=worker, progress=0),
+                status=RUNNING, started_at=now, heartbeat_at=now, worker=worker, progress=0,
+                attempts=Job.attempts + 1),
             execution_options={"synchronize_session": False})
         session.commit()
         if not getattr(claimed, "rowcount", 0):
             return  # taken by another worker, or marked stopped before it started
+    execute(job_id, worker, engine, fn, beat_seconds=beat_seconds)
+
+
+def execute(job_id: int, worker: str, engine: Engine, fn: JobFunction | None = None, *,
+            beat_seconds: float = 1.0) -> None:
+    """Run the job ``job_id`` that ``worker`` claimed, writing its progress, result or error.
+
+    A heartbeat thread keeps the claim alive (``heartbeat_at``); the result and ``done``
+    (or the error and ``failed``) are written in one transaction together with what the
+    kind added to its session, only while the row is still this worker's.
+    """
+    with Session(engine) as session:
         row = session.get(Job, job_id)
-        assert row is not None
+        if row is None or row.status != RUNNING or row.worker != worker:
+            return
         kind, params = row.kind, dict(row.params or {})
     progress = Progress()
     beat = _Heartbeat(engine, job_id, worker, progress, beat_seconds)
@@ -499,28 +497,64 @@ def _release_if_stale(job: Job, runner: Runner) -> bool:
     return True
 
 
+def _over_limit(queue: str, user_id: int, key: str, job_id: int | None = None) -> Message | None:
+    """Say why ``user_id`` may not start another job in ``queue`` (None: they may); a
+    job of the same ``key`` (the same work) does not count.
+
+    With ``job_id`` (after the insert), only that person's jobs up to it count: of two
+    submits at the same moment, the earlier keeps its place.
+    """
+    if queue == LONG:
+        query = select(func.count(Job.id)).where(
+            Job.created_by_id == user_id, Job.queue == LONG, Job.status.in_(ACTIVE))
+        most = LONG_ACTIVE_PER_USER
+        words = Message(N_("You already have %(most)s house-way jobs running or waiting: wait "
+                           "for one to finish before starting another."), most=most)
+    else:
+        query = select(func.count(Job.id)).where(
+            Job.created_by_id == user_id, Job.queue == SHORT, Job.status == QUEUED)
+        most = SHORT_QUEUED_PER_USER
+        words = Message(N_("A PDF you asked for is still being prepared: wait for it before "
+                           "asking for another."))
+    query = query.where(Job.key != key)
+    if job_id is not None:
+        query = query.where(Job.id <= job_id)
+    count = db.session.execute(query).scalar() or 0
+    over = count >= most
+    return words if over else None
+
+
 def submit(kind: str, key: str, params: Mapping[str, Any], user_id: int | None = None, *,
-           runner: Runner, again: bool = False) -> Job:
+           runner: Runner) -> Job:
     """Start job ``kind`` on ``params`` once for ``key``; return the job that does the work.
 
     The queued or running job of this key is returned as it is (a stale one is
     marked stopped and a new one started); so is the newest ``done`` job of this key
-    unless ``again``. Two calls at the same moment get the same job: the loser's
+    run on the same parameters: a finished job is answered, never run again, unless
+    its inputs changed. Two calls at the same moment get the same job: the loser's
     insert fails on the unique ``active_key`` and it returns the winner's row.
+
+    A job a person starts (``user_id``) counts against their limits (``JobRefused``,
+    in words): at most four long jobs running or waiting, one PDF waiting. A job
+    the system starts (``user_id`` None) counts against no one.
     """
     fn = kind_function(kind)
+    queue = kind_queue(kind)
     if not 0 < len(key) <= KEY_LENGTH:
         raise ValueError(f"A job key is 1 to {KEY_LENGTH} characters long.")
     stored = json.loads(json.dumps(dict(params)))  # JSON-able, and a copy
     active = _active(key)
     if active is not None and not _release_if_stale(active, runner):
         return active
-    if not again:
-        done = _latest_done(key)
-        if done is not None:
-            return done
+    done = _latest_done(key)
+    if done is not None and done.params == stored:
+        return done
+    if user_id is not None:
+        refused = _over_limit(queue, user_id, key)
+        if refused is not None:
+            raise JobRefused(refused)
     job = Job(kind=kind, key=key, active_key=key, params=stored, status=QUEUED, progress=0,
-              created_by_id=user_id, created_at=utcnow())
+              queue=queue, attempts=0, created_by_id=user_id, created_at=utcnow())
     db.session.add(job)
     try:
         db.session.commit()
@@ -531,6 +565,12 @@ def submit(kind: str, key: str, params: Mapping[str, Any], user_id: int | None =
             raise
         return winner
     job_id = job.id
+    if user_id is not None:
+        refused = _over_limit(queue, user_id, key, job_id)
+        if refused is not None:  # another submit of this person's got in first
+            db.session.execute(delete(Job).where(Job.id == job_id, Job.status == QUEUED))
+            db.session.commit()
+            raise JobRefused(refused)
     runner.dispatch(job_id, fn)
     db.session.commit()  # ends any read snapshot: the worker wrote the row on its own connection
     found = db.session.get(Job, job_id)
@@ -539,11 +579,17 @@ def submit(kind: str, key: str, params: Mapping[str, Any], user_id: int | None =
 
 
 def restart(job_id: int, user_id: int | None = None, *, runner: Runner) -> Job:
-    """Start a failed, stopped (stale) or finished job again on a new row; a live one is returned as it is."""
+    """Start a failed or stopped (stale) job again on a new row.
+
+    A live job is returned as it is, and so is a finished one: its result is the
+    answer (``submit`` runs a key again only when its parameters changed).
+    """
     job = get(job_id)
     if job is None:
         raise UnknownJob("No job has that number.")
+    if job.status == DONE:
+        return job
     if job.status in ACTIVE and not _release_if_stale(job, runner):
         return job
     return submit(job.kind, job.key, job.params, user_id if user_id is not None else job.created_by_id,
-                  runner=runner, again=True)
+                  runner=runner)

@@ -1,12 +1,14 @@
-"""Printed PDFs kept on disk under ``instance/``: each made once, one at a time.
+"""Printed PDFs: made by a job worker, stored in the database, copied to each web server's disk.
 
 A PDF is stored under a name made of a readable stem (``trump-plaza-letter-en``)
 and a hash of its key: everything that changes what is printed. A different key
-is a different file, so a change to any part prints anew, and the older file of
-the same stem is removed. Generation holds an exclusive ``flock`` on one lock
-file, so parallel first requests, in any thread or gunicorn worker, print once
-and the rest read what was printed; the file is written to a temporary name and
-renamed (``os.replace``), so no reader ever sees half a PDF.
+is a different PDF, so a change to any part prints anew, and the older PDF of the
+same stem is removed. A web request never prints (issue 25): it reads this
+machine's copy under ``instance/pdf-cache``, else the database's (``PdfFile``,
+written by the worker that printed it, on whatever machine), else queues a job
+(``trainer/web/pdf_jobs.py``). The disk copy is written to a temporary name and
+renamed (``os.replace``) under an exclusive ``flock``, so no reader ever sees half
+a PDF.
 """
 from __future__ import annotations
 
@@ -16,11 +18,16 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, TemplateNotFound
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session, scoped_session
+
+from trainer.models import utcnow
+from trainer.models.job import PdfFile
 
 LOCK_NAME = ".generate.lock"
 _TEMPLATE_NAME = re.compile(r"""["']([\w./-]+\.html)["']""")
@@ -76,29 +83,19 @@ def _same_stem_others(cache_dir: Path, stem: str, keep: Path) -> list[Path]:
     return others
 
 
-def cached_file(cache_dir: Path, stem: str, key: Mapping[str, Any],
-                generate: Callable[[], bytes]) -> bytes:
-    """Return the bytes stored for ``key``, calling ``generate`` only when there are none.
+def disk_path(cache_dir: Path, stem: str, digest: str) -> Path:
+    """Return where a web server keeps its copy of the PDF ``stem`` of key ``digest``."""
+    return cache_dir / f"{stem}-{digest}.pdf"
 
-    ``generate`` runs under the cache's lock, once per key however many requests
-    ask at the same moment; if it raises, nothing is stored and the next request
-    tries again.
-    """
-    path = cache_dir / f"{stem}-{key_digest(key)}.pdf"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
+
+def write_disk(cache_dir: Path, stem: str, digest: str, data: bytes) -> None:
+    """Keep a copy on this machine's disk: written to a temporary name and renamed, so no
+    reader sees half a PDF; older files of the same stem removed (under the lock)."""
+    path = disk_path(cache_dir, stem, digest)
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / LOCK_NAME, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            try:
-                # Another request may have made it while this one waited.
-                return path.read_bytes()
-            except FileNotFoundError:
-                pass
-            data = generate()
             fd, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".partial-", suffix=".pdf")
             try:
                 with os.fdopen(fd, "wb") as out:
@@ -111,6 +108,34 @@ def cached_file(cache_dir: Path, stem: str, key: Mapping[str, Any],
                 raise
             for older in _same_stem_others(cache_dir, stem, path):
                 older.unlink(missing_ok=True)
-            return data
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def stored(session: Session | scoped_session[Any], digest: str) -> bytes | None:
+    """Return the PDF of key ``digest`` a worker stored in the database, or None."""
+    data: bytes | None = session.execute(
+        select(PdfFile.data).where(PdfFile.digest == digest)).scalar_one_or_none()
+    return data
+
+
+def store(session: Session | scoped_session[Any], stem: str, digest: str, data: bytes) -> None:
+    """Store a printed PDF (the caller commits): the older PDFs of the same stem go."""
+    session.execute(delete(PdfFile).where(PdfFile.stem == stem, PdfFile.digest != digest),
+                    execution_options={"synchronize_session": False})
+    if stored(session, digest) is None:
+        session.add(PdfFile(stem=stem, digest=digest, data=data, created_at=utcnow()))
+
+
+def fetch(session: Session | scoped_session[Any], cache_dir: Path, stem: str,
+          digest: str) -> bytes | None:
+    """Return the PDF of key ``digest``: this machine's copy, else the database's (copied to
+    disk for the next request), else None (not printed yet)."""
+    try:
+        return disk_path(cache_dir, stem, digest).read_bytes()
+    except FileNotFoundError:
+        pass
+    data = stored(session, digest)
+    if data is not None:
+        write_disk(cache_dir, stem, digest, data)
+    return data

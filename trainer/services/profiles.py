@@ -20,7 +20,9 @@ Decisions (docs/operations.md, "Roles"):
   it and keep working (their settings page still shows it as their choice) until a
   supervisor changes it. Nothing is deleted: a withdrawn profile stays readable.
 - A drill session keeps the custom rules it started under (in its context), so an
-  edit applies to sessions started after it.
+  edit applies to sessions started after it. A certification exam keeps the rules it
+  was scheduled with (``CertificationExam.table_rules``, issue 24), so an edit changes
+  neither a scheduled nor a running exam.
 """
 from __future__ import annotations
 

@@ -278,6 +278,7 @@ def history_row(hand: GameHand) -> dict[str, Any]:
 def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
     """Describe a settled hand's side bet: the table, the hand in words, the payout.
 
+    ``for_one``: the bet was paid "for 1", its stake collected at the deal (the progressive).
     ``category`` is what the seven cards make (Queen's Dragon: the banker's hand),
     even when the table pays nothing for it; ``line`` is the pay line's name and ``pays``
     its payout as the engine's words (``Message`` or ``Money``: "25 to 1", "$325"; its
@@ -294,10 +295,15 @@ def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
         made = bonus_category(parse_cards(hand.player_cards, 7), table.match)
         category = next(c.title for c in PAY_ORDER if c is made) if made.value \
             else "no bonus hand"
+    net = _settled(hand, hand.bonus_net_cents)
+    win = hand.bonus_win_cents or 0
+    # Paid "for 1" (the stake collected at the deal): settled so since side-bet rules 2,
+    # which a winner's stored net shows (the win less the stake; a hand settled before
+    # kept its stake: net = win). A losing bet reads by the table's payment now.
+    for_one = table.for_one and (not win or net == win - hand.bonus_bet_cents)
     return {"table": table.title, "bet_cents": hand.bonus_bet_cents, "category": category,
             "line": line.name if line is not None else None, "pays": pays_words(line) if line else None,
-            "rule_id": hand.bonus_rule, "win_cents": hand.bonus_win_cents or 0,
-            "net_cents": _settled(hand, hand.bonus_net_cents)}
+            "rule_id": hand.bonus_rule, "win_cents": win, "net_cents": net, "for_one": for_one}
 
 
 def _settled(hand: GameHand, value: _T | None) -> _T:

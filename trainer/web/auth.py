@@ -1,7 +1,7 @@
 """Signing in and out, changing one's own password, and one's own time zone and language."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext, refresh
@@ -11,11 +11,20 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import User, normalize_login
+from trainer.models.passwords import is_demo_pair, password_problem
+from trainer.models.user import PasswordRefused
 from trainer.services import audit, languages, throttle, time_zones
+from trainer.web import devices, sessions
 from trainer.web import languages as page_languages
-from trainer.web import sessions
 from trainer.web.access import safe_next
-from trainer.web.forms import ChangePasswordForm, LanguageForm, LoginForm, TimeZoneForm, add_error
+from trainer.web.forms import (
+    ChangePasswordForm,
+    LanguageForm,
+    LoginForm,
+    TimeZoneForm,
+    add_error,
+    password_words,
+)
 from trainer.web.time_zones import browser_zone
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -36,7 +45,7 @@ def _dummy_hash() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> str | Response | tuple[str, int]:
+def login() -> str | Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Sign a user in and send them on to a page of this site."""
     next_url = safe_next(request.args.get("next"))
     if current_user.is_authenticated:
@@ -46,15 +55,13 @@ def login() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         login_name = normalize_login(form.login.data or "")
         address = request.remote_addr or "unknown"
-        # Reserve the check (counted as a failure) before looking at the password.
+        # Reserve the check (counted as a failure) before looking at the password;
+        # a remembered device is counted apart from every other device.
+        device = devices.device_for(login_name)
         reservation = throttle.reserve(login_name, address,
-                                       throttle.Limits.from_config(current_app.config))
+                                       throttle.Limits.from_config(current_app.config), device)
         if reservation.refused:
-            flash(ngettext("Too many failed sign-ins. Try again in %(num)d minute.",
-                           "Too many failed sign-ins. Try again in %(num)d minutes.",
-                           reservation.wait_minutes), "error")
-            return render_template("auth/login.html", form=form, next_url=next_url), 429
-        throttle.wait(reservation)
+            return _refused(form, next_url, reservation)
         user = db.session.execute(
             db.select(User).filter_by(login=login_name)
         ).scalar_one_or_none()
@@ -62,8 +69,14 @@ def login() -> str | Response | tuple[str, int]:
             check_password_hash(_dummy_hash(), form.password.data or "")
         elif user.check_password(form.password.data or "") and user.active:
             throttle.succeeded(reservation)
+            _check_password_rule(user, form.password.data or "")
             sessions.start(user, address)
-            return redirect(next_url or url_for("main.index"))
+            # The password page says why (templates/auth/password.html).
+            target = (url_for("auth.change_password") if user.password_change_due
+                      else next_url or url_for("main.index"))
+            response = redirect(target)
+            devices.remember(response, login_name, device)
+            return response
         else:
             # A wrong password for a real account is kept in the audit log too.
             audit.record(None, "sign-in.failed", "user", user.id,
@@ -71,6 +84,54 @@ def login() -> str | Response | tuple[str, int]:
             db.session.commit()
         flash(_("Wrong login or password."), "error")
     return render_template("auth/login.html", form=form, next_url=next_url), status
+
+
+def _refused(form: LoginForm, next_url: str | None,
+             reservation: throttle.Reservation) -> tuple[str, int, dict[str, str]]:
+    """Answer a try the throttle does not allow now: 429, when to try again, ``Retry-After``."""
+    if reservation.refusal is throttle.Refusal.SLOWED:
+        flash(ngettext("Many wrong passwords were tried for this login: "
+                       "it may be tried again in %(num)d second.",
+                       "Many wrong passwords were tried for this login: "
+                       "it may be tried again in %(num)d seconds.",
+                       reservation.retry_after), "error")
+    else:
+        flash(ngettext("Too many failed sign-ins. Try again in %(num)d minute.",
+                       "Too many failed sign-ins. Try again in %(num)d minutes.",
+                       reservation.wait_minutes), "error")
+    if reservation.device is None:
+        flash(_("On a device where you have signed in before, other people's wrong "
+                "passwords do not hold you up."), "info")
+    page = render_template("auth/login.html", form=form, next_url=next_url)
+    return page, 429, {"Retry-After": str(reservation.retry_after)}
+
+
+def _check_password_rule(user: User, password: str) -> None:
+    """Mark the account to change its password when the one just typed breaks the rule.
+
+    Only here is the plain password known. The published passwords of the demo
+    accounts (``trainer seed-demo``) are left as they are: a forced change would
+    lock every other visitor out of the demo (docs/operations.md).
+    """
+    if password_problem(password, user.login) is not None and not is_demo_pair(user.login, password):
+        user.password_change_due = True
+
+
+# Pages a user whose password must change may still open.
+_OPEN_WHILE_PASSWORD_DUE = frozenset({"auth.change_password", "auth.logout", "static",
+                                      "health.healthz"})
+
+
+@bp.before_app_request
+def password_change_first() -> Response | None:
+    """Send a user whose password must change to the password page, whatever they ask for."""
+    remember = current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")
+    if request.endpoint in _OPEN_WHILE_PASSWORD_DUE or (
+            "_user_id" not in session and remember not in request.cookies):
+        return None  # no SQL for static files, /healthz or anonymous requests
+    if current_user.is_authenticated and current_user.password_change_due:
+        return redirect(url_for("auth.change_password"), 303)
+    return None
 
 
 @bp.route("/logout", methods=["POST"])
@@ -91,8 +152,12 @@ def change_password() -> str | Response:
         user = db.session.get_one(User, current_user.id)
         if not user.check_password(form.current.data or ""):
             add_error(form.current, _("That is not your current password."))
-        else:
+            return render_template("auth/password.html", form=form)
+        try:
             user.set_password(form.new.data or "")
+        except PasswordRefused as refused:  # the current password (the form checked the rest)
+            add_error(form.new, password_words(refused.problem))
+        else:
             audit.record(user.id, "account.password-change", "user", user.id)
             db.session.commit()
             # The new session version ends every other session; keep this one.

@@ -11,7 +11,7 @@ in cached values). A profile's description is written here from its settings
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -74,6 +74,27 @@ def profile_description(name: str) -> str:
         return describe_profile(table_profile(name))
     except ValueError:
         return ""
+
+
+def kept_rules_words(data: Mapping[str, Any] | None, name: str) -> str:
+    """Describe the table rules an exam keeps (``CertificationExam.table_rules``) in words.
+
+    The title and description as the group settings page words a profile, then the
+    bet limits: "Riverside: 5% commission on wins, rounded to the cent; bets $50.00 to
+    $100.00". Drawn from the kept data, so a later edit of the profile changes nothing
+    here; an exam that kept none (unknown profile) is described by the name, if known.
+    """
+    from trainer.engine.profiles import PROFILES, TableProfile
+    from trainer.services.profiles import table_profile
+
+    try:
+        profile = TableProfile.from_dict(dict(data)) if data else table_profile(name)
+    except ValueError:
+        return ""
+    title = word(profile.title) if name in PROFILES else profile.title
+    return _("%(title)s: %(rules)s; bets %(low)s to %(high)s", title=title or name,
+             rules=describe_profile(profile), low=languages.money(profile.min_bet_cents),
+             high=languages.money(profile.max_bet_cents))
 
 
 def describe_side_bet(offer: Any) -> str:

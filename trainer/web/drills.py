@@ -39,6 +39,23 @@ CATEGORY_NAMES = {
     Category.HIGH_CARD.slug: _l("High card (pai gow)"),
 }
 MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
+# A session not dealt by the balanced generator is practice only, timed or not
+# (services/drills.py, DEALT): it is never labelled plain "Practice" or "Timed".
+PRACTICE_ONLY_NAMES = {
+    ("mistakes", "practice"): _l("My mistakes (practice)"),
+    ("mistakes", "timed"): _l("My mistakes, timed (practice only)"),
+    ("focused", "practice"): _l("Focused practice"),
+    ("focused", "timed"): _l("Focused, timed (practice only)"),
+}
+
+
+def session_mode_name(mode: str, dealt: str | None = None) -> str:
+    """Name a session's mode and how it was dealt: "Timed", "My mistakes (practice)"..."""
+    if dealt and dealt != "balanced":
+        # Any other pair (none is made) still reads as practice only, never as counted.
+        return str(PRACTICE_ONLY_NAMES.get((dealt, mode),
+                                           PRACTICE_ONLY_NAMES[("focused", "practice")]))
+    return str(MODE_NAMES.get(mode, mode))
 
 
 def _kind_or_404(kind: str) -> str:
@@ -76,7 +93,8 @@ def index() -> str:
             "kind": kind.slug,
             "title": kind.title,
             "blurb": kind.blurb,
-            "length": settings.length(kind.slug),
+            # What the session will count ("1 of 21"): a round's three steps, whole rounds.
+            "length": drill_service.session_length(kind.slug, settings.length(kind.slug)),
             "time_limit_s": settings.time_limit_s(kind.slug),
         }
         for kind in drill_kinds.drill_kinds()
@@ -98,9 +116,10 @@ def start(kind: str) -> Response:
         if not focus:
             flash(_("No recent mistakes in this drill: questions come from every rule."), "info")
     session_id = drill_service.start_session(current_user.id, kind, mode, focus_rules=focus)
-    if drill_service.get_session(current_user.id, session_id).mode != mode:
-        flash(_("Your recent mistakes all have the same answer, so this session is practice "
-                "only: it does not count toward readiness."), "info")
+    if focus and mode == "timed":
+        # Timed "my mistakes" keeps its clock, but it is practice (docs/drills.md).
+        flash(_("My mistakes is practice only: the clock runs, but the session does not "
+                "count toward readiness or certification."), "info")
     return redirect(url_for("drills.play", session_id=session_id))
 
 

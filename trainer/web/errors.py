@@ -1,4 +1,4 @@
-"""Error pages for 400, 403, 404, 413, 500 and a rejected CSRF token."""
+"""Error pages for 400, 403, 404, 413, 415, 500 and a rejected CSRF token."""
 from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
@@ -8,11 +8,18 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
+from trainer.web.limits import InputRefused, WrongContentType, is_json_endpoint
 
 
 def _wants_json() -> bool:
     best = request.accept_mimetypes.best_match(["application/json", "text/html"])
-    return request.is_json or best == "application/json"
+    # A JSON endpoint answers JSON whatever the request sent (web/limits.py).
+    return request.is_json or best == "application/json" or is_json_endpoint(request.endpoint)
+
+
+def wants_json() -> bool:
+    """Tell whether the request is a script's that reads JSON (its errors are answered in JSON)."""
+    return _wants_json()
 
 
 def _render(code: int, title: str, message: str) -> tuple[str | Response, int]:
@@ -37,6 +44,16 @@ def register(app: Flask) -> None:
             _("This form has expired"),
             _("The page was open too long or was sent twice. Reload the page and try again."),
         )
+
+    @app.errorhandler(InputRefused)
+    def input_refused(error: InputRefused) -> tuple[str | Response, int]:
+        """Explain which part of the request held characters that are not allowed."""
+        return _render(400, _("Request not accepted"), str(error.description))
+
+    @app.errorhandler(WrongContentType)
+    def wrong_content_type(error: WrongContentType) -> tuple[str | Response, int]:
+        """Explain which kind of request this address takes."""
+        return _render(415, _("Request not accepted"), str(error.description))
 
     @app.errorhandler(400)
     def bad_request(error: HTTPException) -> tuple[str | Response, int]:

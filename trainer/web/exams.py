@@ -17,6 +17,7 @@ from trainer.models import CertificationExam, ExamStatus, Role
 from trainer.services.certification import exams as certification
 from trainer.services.certification.criteria import Criterion
 from trainer.web.access import get_owned_or_404, role_required
+from trainer.web.data_words import kept_rules_words
 from trainer.web.engine_words import say
 
 bp = Blueprint("exams", __name__, url_prefix="/exams")
@@ -47,7 +48,11 @@ def exam_helpers() -> dict[str, Any]:
         ).scalars().all()
         return [*open_exams, *finished]
 
-    return {"my_exams": my_exams}
+    def exam_rules_words(exam: Any) -> str:
+        """Say the table rules an exam (or its record) keeps from its scheduling, in words."""
+        return kept_rules_words(exam.table_rules, exam.profile)
+
+    return {"my_exams": my_exams, "exam_rules_words": exam_rules_words}
 
 
 @bp.route("/<id:exam_id>")

@@ -28,6 +28,7 @@ from trainer.web import (
     languages,
     names,
     pay_tables,
+    shortcuts,
     time_zones,
     way_words,
 )
@@ -216,6 +217,10 @@ def register(app: Flask) -> None:
         data_word=data_words.word, profile_description=data_words.profile_description,
         # The hand categories in words for every page's attempts (the supervisor's too).
         category_names=drills.CATEGORY_NAMES,
+        # A session's mode with how it was dealt ("My mistakes (practice)"; issue 24).
+        session_mode_name=drills.session_mode_name,
+        # Shortcut letters from the buttons' own words (issue 26, web/shortcuts.py).
+        shortcut_keys=shortcuts.shortcut_keys,
     )
     app.add_template_filter(languages.money, "money")
     app.add_template_filter(engine_words.say, "say")

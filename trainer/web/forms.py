@@ -8,7 +8,12 @@ from wtforms import Field, Form, PasswordField, SelectField, StringField, Submit
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp, ValidationError
 
 from trainer.models import MIN_PASSWORD_LENGTH
-from trainer.models.security import password_problem
+from trainer.models.passwords import (
+    MAX_PASSWORD_LENGTH,
+    MIN_DIFFERENT_CHARACTERS,
+    PasswordProblem,
+    password_problem,
+)
 
 LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 
@@ -18,19 +23,38 @@ def add_error(field: Field, message: str) -> None:
     field.errors = [*field.errors, message]
 
 
+def password_words(problem: PasswordProblem) -> str:
+    """Say why the password rule (models/passwords.py) refuses a password."""
+    words = {
+        PasswordProblem.TOO_SHORT: lazy_ngettext(
+            "A password needs at least %(num)d character.",
+            "A password needs at least %(num)d characters.", MIN_PASSWORD_LENGTH),
+        PasswordProblem.TOO_FEW_DIFFERENT: lazy_ngettext(
+            "A password needs at least %(num)d different character.",
+            "A password needs at least %(num)d different characters.", MIN_DIFFERENT_CHARACTERS),
+        PasswordProblem.SAME_AS_LOGIN: _l("A password may not be the same as the login."),
+        PasswordProblem.DEMO: _l("That is a published demo password; choose another."),
+        PasswordProblem.COMMON: _l("That password is on a list of common passwords; choose another."),
+        PasswordProblem.CURRENT: _l("The new password must differ from the current one."),
+    }
+    return str(words[problem])
+
+
 def _password_rules(form: Form, field: Field) -> None:
-    """Refuse a password equal to the account's login or on the common-passwords list.
+    """Refuse a password the rule refuses (models/passwords.py): too short once normalised,
+    the account's login, a demo password, a common password or a decorated one.
 
     The login is the form's ``login`` field when it has one, else the
-    ``account_login`` the view set (the account whose password changes).
+    ``account_login`` the view set (the account whose password changes). The
+    current password is checked by the view (it needs the stored hash).
     """
     if field.errors:
-        return  # already refused (too short or too long)
+        return  # already refused (too long)
     login_field = getattr(form, "login", None)
     login = login_field.data if login_field is not None else getattr(form, "account_login", None)
     problem = password_problem(field.data or "", login if isinstance(login, str) else None)
     if problem:
-        raise ValidationError(problem)
+        raise ValidationError(password_words(problem))
 
 
 def _new_password(label: str) -> PasswordField:
@@ -38,13 +62,7 @@ def _new_password(label: str) -> PasswordField:
         label,
         validators=[
             DataRequired(),
-            Length(
-                min=MIN_PASSWORD_LENGTH,
-                max=128,
-                message=lazy_ngettext("A password needs at least %(num)d character.",
-                                     "A password needs at least %(num)d characters.",
-                                     MIN_PASSWORD_LENGTH),
-            ),
+            Length(max=MAX_PASSWORD_LENGTH),
             _password_rules,
         ],
     )

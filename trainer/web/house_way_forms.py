@@ -222,7 +222,7 @@ class RuleForm(FlaskForm):
         description=_l("May name the hand's cards: {pair}, {high_pair}, {low_pair}, {trips}, "
                        "{quads}, {high_card}, {front}, {back}."),
         validators=[DataRequired(_l("Write the explanation a trainee reads after answering.")),
-                    Length(max=400, message=_l("Keep the explanation to 400 characters."))])
+                    Length(max=300, message=_l("Keep the explanation to 300 characters."))])
     submit = SubmitField(_l("Save rule"))
 
 

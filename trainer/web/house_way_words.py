@@ -15,7 +15,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from trainer.engine.hands import Wheel
-from trainer.engine.house_way import editing
+from trainer.engine.house_way import editing, explanations
 from trainer.engine.house_way import kinds as engine_kinds
 from trainer.web.house_way_forms import condition_fields, pair_group_words, split_rule_path
 from trainer.web.languages import number
@@ -136,6 +136,10 @@ def path_words(path: str, data: Mapping[str, Any]) -> str:
             number = ""
         field = rest.split(".")[-1].replace("_", " ") if rest else ""
         words = _("Rule %(number)s", number=number) if number else _("A rule")
+        lang = rest.split(".")[1] if rest.startswith("translations.") and rest.count(".") > 1 \
+            else None
+        if lang in explanations.LANGUAGE_WORDS:  # a translation's words: say the language
+            field = f"{field}, {_(explanations.LANGUAGE_WORDS[lang])}"
         return f"{words} ({field})" if field else words
     if path.startswith("sections["):
         try:

@@ -7,20 +7,32 @@
 - every ``request.get_json`` goes through ``parse_json``: at most ``JSON_MAX_DEPTH``
   levels of nesting and ``JSON_MAX_ITEMS`` values, else 400 with a message;
 - a body over ``MAX_CONTENT_LENGTH`` (64 KiB by default) answers 413 before
-  anything reads it (the CSRF check included), so nothing is written.
+  anything reads it (the CSRF check included), so nothing is written;
+- a path, query string or form field holding a NUL or another control character
+  (tab, CR and LF are allowed in a query or a form field, none in a path), bytes that
+  are not UTF-8, or a lone surrogate answers 400 (``InputRefused``), and a POST whose
+  body is not of its endpoint's kind answers 415 (``WrongContentType``): a form
+  endpoint takes ``application/x-www-form-urlencoded`` or ``multipart/form-data``,
+  a JSON endpoint (``JSON_ENDPOINTS``) ``application/json``; a form endpoint's form
+  that arrives empty or unreadable answers 400 too (it would read as every field
+  blank). All run before any view, so nothing is written (a wrong kind is told after
+  a missing CSRF token, as any POST is); ``web/errors.py`` words them (an HTML page,
+  or JSON to a JSON endpoint or a script).
 """
 from __future__ import annotations
 
 import json
 import re
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Request, abort, current_app, jsonify, request
 from flask import json as flask_json
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 from werkzeug.routing import IntegerConverter, Map, ValidationError
+from werkzeug.sansio.multipart import Data, Epilogue, Field, MultipartDecoder, NeedData
 from werkzeug.wrappers import Response
 
 from trainer.models.types import ID_MAX
@@ -141,9 +153,155 @@ def _json_rejected(error: JsonRejected) -> tuple[Response, int]:
     return jsonify(error=_("Request not accepted"), message=error.description), 400
 
 
+# --- what a request may hold: its characters, and the kind of its body -------------------
+
+# The endpoints that read a JSON body (``request.get_json``); every other endpoint that
+# takes a POST reads a form. tests/web/test_input_edges.py checks this list against the views.
+JSON_ENDPOINTS = frozenset({
+    "drills.question", "drills.answer",
+    "play.deal", "play.rebet", "play.done", "play.house_way",
+})
+# Form endpoints whose view reads no field (only the CSRF token, which may come in the
+# header): a POST with no body at all is accepted there too. Anywhere else an empty body
+# would be read as a form with every field blank.
+NO_FIELD_ENDPOINTS = frozenset({"auth.logout"})
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+JSON_TYPES = frozenset({"application/json"})
+WRITING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# C0 control characters: none in a path; tab, LF and CR are text in a query or a form field.
+_PATH_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+_FIELD_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class InputRefused(BadRequest):
+    """A request holding characters no field may hold; the description says where."""
+
+
+class WrongContentType(UnsupportedMediaType):
+    """A POST whose body is not the kind its endpoint reads; the description says which."""
+
+
+def is_json_endpoint(endpoint: str | None) -> bool:
+    """Tell whether ``endpoint`` reads a JSON body (and so answers its errors in JSON)."""
+    return endpoint in JSON_ENDPOINTS
+
+
+def _clean_text(raw: bytes, controls: re.Pattern[str]) -> bool:
+    """Tell whether ``raw`` is UTF-8 (no lone surrogate) with none of ``controls``."""
+    try:
+        text = raw.decode("utf-8")  # strict: a surrogate's bytes (ED A0 80) are refused too
+    except UnicodeDecodeError:
+        return False
+    return controls.search(text) is None
+
+
+def _clean_encoded(encoded: str | bytes, controls: re.Pattern[str]) -> bool:
+    """Tell whether a percent-encoded text (a query, a form body) decodes to clean text.
+
+    ``&``, ``=`` and ``+`` are ASCII, so decoding the whole at once finds what decoding
+    each name and value would.
+    """
+    return _clean_text(unquote_to_bytes(encoded), controls)
+
+
+def _path_bytes() -> list[bytes]:
+    """The path as the server received it: PATH_INFO's bytes and, where the server keeps
+    it, the raw request URI's path decoded (the test client and some servers replace
+    a byte that is not UTF-8 in PATH_INFO)."""
+    environ = request.environ
+    found = [environ.get("PATH_INFO", "").encode("latin-1", "replace")]
+    raw_uri = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    if raw_uri:
+        found.append(unquote_to_bytes(raw_uri.split("?", 1)[0]))
+    return found
+
+
+def _multipart_fields_clean(body: bytes, boundary: str) -> bool:
+    """Tell whether every field (not file) of a multipart body is clean text."""
+    decoder = MultipartDecoder(boundary.encode("latin-1", "replace"))
+    try:
+        decoder.receive_data(body)
+        decoder.receive_data(None)
+        in_field = False
+        pieces: list[bytes] = []
+        event = decoder.next_event()
+        while not isinstance(event, (Epilogue, NeedData)):
+            if isinstance(event, Field):
+                in_field, pieces = True, []
+            elif isinstance(event, Data):
+                if in_field:
+                    pieces.append(event.data)
+                    if not event.more_data and not _clean_text(b"".join(pieces),
+                                                               _FIELD_CONTROLS):
+                        return False
+            else:  # a file: its bytes are the view's to read
+                in_field = False
+            event = decoder.next_event()
+    except ValueError:
+        return True  # not multipart at all: the form parser finds no field (refused as empty)
+    return True
+
+
+def _check_csrf_first() -> None:
+    """Say a missing or stale CSRF token before the body's kind, as for any other POST
+    (the CSRF check's own hook runs after this step)."""
+    csrf = current_app.extensions.get("csrf")
+    config = current_app.config
+    if csrf is not None and config.get("WTF_CSRF_ENABLED", True) \
+            and config.get("WTF_CSRF_CHECK_DEFAULT", True):
+        csrf.protect(apply_exemptions=True)
+
+
+def _refuse_bad_input() -> None:
+    """Refuse control characters and bytes that are not UTF-8 in the path, the query and
+    the form (before the CSRF check), and a body of the wrong kind or an empty form (after
+    checking the CSRF token: a request without one is told that first); all before the view."""
+    if not all(_clean_text(raw, _PATH_CONTROLS) for raw in _path_bytes()):
+        raise InputRefused(_("The page address holds a character that is not allowed "
+                             "(a control character, or bytes that are not UTF-8 text). "
+                             "Nothing was saved."))
+    query = request.environ.get("QUERY_STRING", "")
+    if query and not _clean_encoded(query.encode("latin-1", "replace"), _FIELD_CONTROLS):
+        raise InputRefused(_("The address's query holds a character that is not allowed "
+                             "(a control character, or bytes that are not UTF-8 text). "
+                             "Nothing was saved."))
+    if request.method not in WRITING_METHODS or request.url_rule is None:
+        return  # a read, or no such page (404, 405): nothing to write
+    mimetype = request.mimetype
+    if is_json_endpoint(request.endpoint):
+        if mimetype not in JSON_TYPES:
+            _check_csrf_first()
+            raise WrongContentType(_("This address takes a JSON request "
+                                     "(application/json) only. Nothing was saved."))
+        return
+    if mimetype not in FORM_TYPES:
+        if (request.endpoint in NO_FIELD_ENDPOINTS and not mimetype
+                and not request.content_length):
+            return  # no body at all where no field is read
+        _check_csrf_first()
+        raise WrongContentType(_("This address takes a form (application/x-www-form-urlencoded "
+                                 "or multipart/form-data) only. Nothing was saved."))
+    body = request.get_data(cache=True)  # at most MAX_CONTENT_LENGTH; the form parser reuses it
+    if mimetype == "multipart/form-data":
+        clean = _multipart_fields_clean(body, request.mimetype_params.get("boundary", ""))
+    else:
+        clean = _clean_encoded(body, _FIELD_CONTROLS)
+    if not clean:
+        raise InputRefused(_("A form field holds a character that is not allowed "
+                             "(a control character, or bytes that are not UTF-8 text). "
+                             "Nothing was saved."))
+    if request.endpoint not in NO_FIELD_ENDPOINTS and not request.form and not request.files:
+        # A browser's form always holds at least its token; an empty or unreadable one
+        # would be read as every field left blank.
+        _check_csrf_first()
+        raise InputRefused(_("The form arrived empty or could not be read. Nothing was saved."))
+
+
 def register(app: Flask) -> None:
-    """Install the id converter, the JSON limits and the body-size check on ``app``."""
+    """Install the id converter, the JSON limits, the body-size check and the input checks."""
     app.url_map.converters["id"] = IdConverter
     app.request_class = LimitedRequest
     app.before_request(_refuse_large_body)
+    app.before_request(_refuse_bad_input)
     app.register_error_handler(JsonRejected, _json_rejected)

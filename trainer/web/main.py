@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy import func
+from sqlalchemy.orm import joinedload
 from werkzeug.routing import BuildError
 from werkzeug.wrappers import Response
 
@@ -47,7 +48,9 @@ def recent_attempts(
     Those of an exam not yet ended are left out unless ``include_sealed`` (the
     supervisor's pages): the trainee sees them when the exam ends.
     """
-    query = db.select(Attempt).filter_by(user_id=user_id)
+    # Each row names its session's kind of dealing ("My mistakes (practice)"): the
+    # sessions come in the same statement, not one query per row.
+    query = db.select(Attempt).options(joinedload(Attempt.session)).filter_by(user_id=user_id)
     if not include_sealed:
         query = certification.without_sealed(query, user_id)
     return list(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import (
@@ -31,11 +31,12 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from trainer.engine.house_way import editing
+from trainer.engine.house_way import editing, explanations
 from trainer.engine.house_way import kinds as engine_kinds
 from trainer.engine.house_way.interpreter import rules_digest
 from trainer.engine.profiles import DEFAULT_PROFILE, profile_names
@@ -44,6 +45,7 @@ from trainer.models import Role, User
 from trainer.services import house_way_jobs, jobs
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
+from trainer.web import pdf_jobs
 from trainer.web.access import role_required
 from trainer.web.engine_words import say
 from trainer.web.house_way_forms import (
@@ -119,10 +121,36 @@ def _stale(data: Mapping[str, Any]) -> bool:
     return bool(sent) and sent != _stamp(data)
 
 
+class _Placed(str):
+    """A problem's words that already say where it is ("Rule 3.2, explanation in Spanish:
+    ..."): shown without the path's words in front."""
+
+    __slots__ = ()
+
+
 def _errors_by_path(errors: Sequence[Any]) -> list[tuple[str, str]]:
     # The engine's problem in the manager's language (FieldError.sentence, web/engine_words.py).
-    return [(str(getattr(e, "path", "") or ""),
-             say(getattr(e, "sentence", getattr(e, "message", e)))) for e in errors]
+    out: list[tuple[str, str]] = []
+    for e in errors:
+        said = getattr(e, "sentence", getattr(e, "message", e))
+        words = say(said)
+        if getattr(said, "template", None) == explanations.NAMED:
+            words = _Placed(words)
+        out.append((str(getattr(e, "path", "") or ""), words))
+    return out
+
+
+def _placed(path: str, message: str, data: Mapping[str, Any]) -> str:
+    """Return a problem with the words of where it is in front (unless it says so itself)."""
+    if not path or isinstance(message, _Placed):
+        return message
+    return f"{path_words(path, data)}: {message}"
+
+
+def repair_list(data: Mapping[str, Any]) -> list[str]:
+    """Return, in the manager's language, each explanation of a stored draft or version
+    that cannot be used (issue 24): which rule, which language, why."""
+    return [say(e.sentence) for e in editing.explanation_problems(data)]
 
 
 def _save(row: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -144,6 +172,14 @@ def _save(row: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
 def _runner() -> jobs.Runner:
     runner: jobs.Runner = current_app.extensions[jobs.EXTENSION]
     return runner
+
+
+def _start_job(start: Callable[[], Any]) -> None:
+    """Queue a job for a worker; a person's limit reached is said on the page (issue 25)."""
+    try:
+        start()
+    except jobs.JobRefused as refused:
+        flash(say(refused.message), "error")
 
 
 def check_key(data: Mapping[str, Any]) -> str:
@@ -291,7 +327,7 @@ def import_way() -> str | Response:
                 slug = (form.slug.data or "").strip() or str(data.get("name") or "")
                 casino = (form.casino.data or "").strip() or str(data.get("casino") or "")
                 data = dict(data, name=slug, casino=casino)
-                problems = [message if not path else f"{path_words(path, data)}: {message}"
+                problems = [_placed(path, message, data)
                             for path, message in _errors_by_path(editing.validate(data))]
                 if not problems:
                     row = _create(form, slug, casino, None, data)
@@ -327,7 +363,7 @@ def _render_editor(row: Any, details: DetailsForm | None = None,
         "manager/ways/editor.html", way=row, data=data, sections=sections_in_words(data),
         details=details or _details_form(data), publish=publish or PublishForm(),
         stamp=_stamp(data), check=check, refusal=publish_refusal(row), versions=versions,
-        top_errors=list(top_errors), group_errors=list(group_errors),
+        top_errors=list(top_errors), group_errors=list(group_errors), repairs=repair_list(data),
         base_title=_base_title(str(row.base_ref))
         if getattr(row, "base_ref", None) else None)
 
@@ -381,7 +417,7 @@ def save_details(way_id: int) -> str | Response:
             if name == "rank_groups":
                 groups_wrong.append(message)
             elif name is None or not add_error(form, name, message):
-                top.append(f"{path_words(path, new)}: {message}" if path else message)
+                top.append(_placed(path, message, new))
         return _render_editor(row, form, top, groups_wrong)
     flash(_("Saved."), "success")
     return redirect(url_for("manager_ways.edit_way", way_id=way_id))
@@ -547,7 +583,7 @@ def _rule_page(row: Any, s: int, r: int | None) -> str | Response:
                     if place and place[:2] == (s, target) and place[2].startswith("when"):
                         blocks["when"].append(message)
                     else:
-                        top.append(f"{path_words(path, new)}: {message}" if path else message)
+                        top.append(_placed(path, message, new))
     any_fields = [block_fields(form, f"any-{i}", fields) for i in range(ALTERNATIVES)]
     not_fields = block_fields(form, "not", fields)
     return render_template(
@@ -575,6 +611,20 @@ def edit_rule(way_id: int, section: int, rule: int) -> str | Response:
     return _rule_page(_draft(way_id), section - 1, rule - 1)
 
 
+@bp.route("/<id:way_id>/repair-explanations", methods=["POST"])
+@role_required(*MANAGERS)
+def repair_explanations(way_id: int) -> Response:
+    """Replace each explanation of the draft that cannot be used by the generated sentence
+    (what trainees are shown instead), for the manager to reword (issue 24)."""
+    row = _draft(way_id)
+    count = len(editing.explanation_problems(_data(row)))
+    return _operate(row, editing.repair_explanations,
+                    ngettext("%(num)s explanation replaced by the generated sentence: reword it "
+                             "in its rule if you wish, then check and publish.",
+                             "%(num)s explanations replaced by the generated sentence: reword "
+                             "them in their rules if you wish, then check and publish.", count))
+
+
 @bp.route("/<id:way_id>/export")
 @role_required(*MANAGERS)
 def export_way(way_id: int) -> Response:
@@ -599,8 +649,7 @@ def check_way(way_id: int) -> str | Response:
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
-        house_way_jobs.start_check(data, current_user.id, runner=_runner(),
-                                   again=request.form.get("again") == "1")
+        _start_job(lambda: house_way_jobs.start_check(data, current_user.id, runner=_runner()))
         return redirect(url_for("manager_ways.check_way", way_id=way_id))
     job = check_summary(data)
     return render_template("manager/ways/check.html", way=row, job=job, form=form,
@@ -622,8 +671,8 @@ def diff_way(way_id: int) -> str | Response:
         if not form.validate_on_submit():
             abort(400)
         reference = form.reference.data
-        house_way_jobs.start_diff(data, reference, current_user.id, runner=_runner(),
-                                  again=request.form.get("again") == "1")
+        _start_job(lambda: house_way_jobs.start_diff(data, reference, current_user.id,
+                                                     runner=_runner()))
         return redirect(url_for("manager_ways.diff_way", way_id=way_id, reference=reference))
     reference = request.args.get("reference") or (refs[0] if refs else "")
     if reference not in refs:
@@ -661,11 +710,11 @@ def edge_way(way_id: int) -> str | Response:
             add_error(form, "profile", _("Choose table rules from the list."))
             valid = False
         if valid and hands is not None and reference:
-            profile = form.profile.data
+            profile, deals = form.profile.data, hands
             try:
-                house_way_jobs.start_simulate(data, reference, reference, profile, current_user.id,
-                                              runner=_runner(), hands=hands, seed=SEED,
-                                              again=request.form.get("again") == "1")
+                _start_job(lambda: house_way_jobs.start_simulate(
+                    data, reference, reference, profile, current_user.id, runner=_runner(),
+                    hands=deals, seed=SEED))
             except ValueError as error:
                 add_error(form, "deals", say(error))
                 return render_template("manager/ways/edge.html", way=row, form=form, job=None,
@@ -704,13 +753,16 @@ def job_state(job_id: int) -> Response:
 @bp.route("/jobs/<id:job_id>/restart", methods=["POST"])
 @role_required(*MANAGERS)
 def restart_job(job_id: int) -> Response:
-    """Start a failed job again (a worker that died shows its job failed)."""
+    """Start a failed job again (a worker that died shows its job failed); a finished job
+    is answered with its result, never run again."""
     if not FlaskForm().validate_on_submit():
         abort(400)
     if jobs.get(job_id) is None:
         abort(404)
     try:
         jobs.restart(job_id, current_user.id, runner=_runner())
+    except jobs.JobRefused as refused:
+        flash(say(refused.message), "error")
     except (LookupError, ValueError) as error:
         flash(str(error), "error")
     target = request.form.get("back") or ""
@@ -747,6 +799,8 @@ def publish_way(way_id: int) -> str | Response:
         add_error(form, "note", say(getattr(refused, "reason", refused)))
         return _render_editor(row, publish=form)
     number = getattr(version, "number", None)
+    if number:  # its printed sheets, made now by a worker in the groups' languages (issue 25)
+        pdf_jobs.prepare_way(f"{row.slug}@{number}", row.slug)
     flash(_("Published as version %(n)s. Supervisors may now choose it for their groups.",
             n=number) if number else _("Published."), "success")
     return redirect(url_for("manager_ways.edit_way", way_id=way_id) + "#versions")
@@ -765,4 +819,5 @@ def show_version(way_id: int, number: int) -> str:
     newest = max(int(v["number"]) for v in versions)
     return render_template("manager/ways/version.html", way=row, version=found, data=data,
                            sections=sections_in_words(data), superseded=number < newest,
+                           repairs=repair_list(data),
                            by=next((v["by"] for v in versions if v["number"] == number), "—"))

@@ -215,7 +215,8 @@ _RULE_TAGS_KEPT = 4096
 
 
 def rule_tag(rule_id: object, house_way: str | None = None) -> Markup:
-    """Return a rule's words in a span whose tooltip is its id; a dash for none.
+    """Return a rule's words in a span that keeps its id in ``data-rule`` (for scripts and
+    tests; never a tooltip people read, issue 26); a dash for none.
 
     Kept per rule, preset house way and language: every answer's feedback draws
     one, and working the words out again cost about 0.03 ms (issue 15).
@@ -228,7 +229,7 @@ def rule_tag(rule_id: object, house_way: str | None = None) -> Markup:
         html = _RULE_TAGS.get(key)
         if html is not None:
             return html
-    html = Markup('<span class="rule-name" title="{}">{}</span>').format(
+    html = Markup('<span class="rule-name" data-rule="{}">{}</span>').format(
         str(rule_id), rule_name(rule_id, house_way))
     if key is not None and len(_RULE_TAGS) < _RULE_TAGS_KEPT:
         _RULE_TAGS[key] = html

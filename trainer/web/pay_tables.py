@@ -84,16 +84,21 @@ class Chart:
     note: Any  # a LazyString ("" for none)
 
 
-def _pays_now(odds: int | None, meter_percent: Any, amount_cents: int) -> str:
+def _pays_now(odds: int | None, meter_percent: Any, amount_cents: int,
+              for_one: bool = False) -> str:
     if odds is not None:
         return _("%(odds)s to 1", odds=format_decimal(odds))
+    if meter_percent is not None and for_one:
+        return _("%(percent)s%% of the meter, for 1", percent=meter_percent)
     if meter_percent is not None:
         return _("%(percent)s%% of the meter", percent=meter_percent)
+    if for_one:
+        return _("%(amount)s for 1", amount=languages.money(amount_cents, short=True))
     return languages.money(amount_cents, short=True)
 
 
-def _pays(line: Any) -> Lazy:
-    return Lazy(_pays_now, line.odds, line.meter_percent, line.amount_cents)
+def _pays(line: Any, for_one: bool = False) -> Lazy:
+    return Lazy(_pays_now, line.odds, line.meter_percent, line.amount_cents, for_one)
 
 
 def _envy_note(min_cents: int, dealer_pays: bool) -> str:
@@ -109,7 +114,11 @@ def _bonus_note() -> str:
     return _("Amounts are the win; the bet stays. A hand below the table's lowest line loses.")
 
 
-def _progressive_note(bet_cents: int) -> str:
+def _progressive_note(bet_cents: int, for_one: bool) -> str:
+    if for_one:
+        return _("A fixed %(amount)s bet, collected when the cards are dealt; a winning hand "
+                 "is paid its amount for 1 (the bet is not returned), the top lines their "
+                 "share of the meter.", amount=languages.money(bet_cents, short=True))
     return _("A fixed %(amount)s bet; the top lines pay their share of the meter.",
              amount=languages.money(bet_cents, short=True))
 
@@ -133,12 +142,13 @@ def chart(name: str) -> Chart:
             amounts = tuple(line.amount_cents for _ in bets)
         else:
             amounts = tuple(line.win_cents(bet) for bet in bets)
-        rows.append(ChartRow(lazy_word(line.name), _pays(line), amounts, line.rule_id))
+        rows.append(ChartRow(lazy_word(line.name), _pays(line, table.for_one), amounts,
+                             line.rule_id))
     note: Any = ""
     if table.kind is TableKind.ENVY and table.min_bonus_bet_cents:
         note = Lazy(_envy_note, table.min_bonus_bet_cents, bool(table.dealer_pays))
     elif table.kind is TableKind.PROGRESSIVE:
-        note = Lazy(_progressive_note, table.fixed_bet_cents or CHART_BETS[0])
+        note = Lazy(_progressive_note, table.fixed_bet_cents or CHART_BETS[0], table.for_one)
     elif table.kind is TableKind.BONUS:
         note = Lazy(_bonus_note)
     return Chart(table.name, lazy_word(table.title), lazy_word(table.sheet) if table.sheet else "",

@@ -34,11 +34,12 @@ from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, HouseWayError
 from trainer.engine.house_way.kinds import rank_char
 from trainer.engine.profiles import DEFAULT_PROFILE, Rounding, TableProfile
 from trainer.engine.settlement import commission_cents, payout_cents
+from trainer.extensions import db
 from trainer.models import Group, Role
-from trainer.services import house_ways, pdf_cache, profiles, reference_examples
+from trainer.services import house_ways, jobs, pdf_cache, processes, profiles, reference_examples
 from trainer.services.house_ways import HouseWayChoice
 from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
-from trainer.web import languages, pay_tables
+from trainer.web import languages, pay_tables, pdf_jobs
 from trainer.web.engine_words import say
 from trainer.web.exam_lock import refuse_during_exam
 from trainer.web.names import house_way_name, house_way_title
@@ -49,10 +50,11 @@ bp.before_request(refuse_during_exam)
 
 CHROMIUM = "/usr/bin/chromium"
 PDF_TIMEOUT_SECONDS = 60
+PDF_WAIT_SECONDS = 3  # the "being prepared" page asks again this often
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 CHIP_STEP_CENTS = 500
-CHART_MIN_CENTS = 500
-CHART_MAX_CENTS = 50_000
+DOLLAR_STEP_CENTS = 100
+CHART_DOLLAR_STEPS_TO_CENTS = 10_000  # every whole dollar up to $100, then $5 chips
 CHART_COLUMNS = 3
 DECK_ORDER = [r + s for r in "AKQJT98765432" for s in "shdc"] + ["JK"]
 # How a commission is rounded, in the reader's language and currency (rounding_words).
@@ -180,12 +182,23 @@ def money(cents: int) -> str:
     return languages.money(cents)
 
 
+def chart_bets(profile: TableProfile) -> list[int]:
+    """Return the bets a chart lists: the table's limits, and every whole dollar between
+    them up to $100 (the drills deal bets such as $13, $33 and $55), then every $5 chip
+    step to the table's maximum (issue 26; docs/drills.md, "Bets")."""
+    low, high = profile.min_bet_cents, profile.max_bet_cents
+    bets = {low, high}
+    bets.update(range(-(-low // DOLLAR_STEP_CENTS) * DOLLAR_STEP_CENTS,
+                      min(high, CHART_DOLLAR_STEPS_TO_CENTS) + 1, DOLLAR_STEP_CENTS))
+    bets.update(range(-(-max(low, CHART_DOLLAR_STEPS_TO_CENTS) // CHIP_STEP_CENTS) * CHIP_STEP_CENTS,
+                      high + 1, CHIP_STEP_CENTS))
+    return sorted(b for b in bets if low <= b <= high)
+
+
 def commission_chart(profile: TableProfile) -> list[ChartRow]:
-    """Return the chart's rows: every chip step from the table minimum to $500."""
-    start = max(profile.min_bet_cents, CHART_MIN_CENTS)
-    start = -(-start // CHIP_STEP_CENTS) * CHIP_STEP_CENTS
+    """Return the chart's rows: each bet of ``chart_bets``, its commission and its pay."""
     return [ChartRow(bet, commission_cents(bet, profile), payout_cents(bet, profile))
-            for bet in range(start, CHART_MAX_CENTS + 1, CHIP_STEP_CENTS)]
+            for bet in chart_bets(profile)]
 
 
 def _columns(rows: list, count: int) -> list[list]:
@@ -205,10 +218,11 @@ def _static_file_url(filename: str) -> str:
 
 
 def render_sheet(way: HouseWay, pdf_paper: str | None = None,
-                 choice: HouseWayChoice | None = None) -> str:
+                 choice: HouseWayChoice | None = None, profile: str | None = None) -> str:
     """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints.
 
-    ``choice`` carries a custom way's version and publication date, printed on it.
+    ``choice`` carries a custom way's version and publication date, printed on it;
+    ``profile`` the table rules whose side-bet charts it prints (the reader's group's).
     """
     return render_template(
         "reference/sheet.html",
@@ -226,7 +240,7 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
         pdf_paper=pdf_paper,
         static_url=_static_file_url if pdf_paper else _static_url,
         # The group's side bets' pay charts (none for a profile without side bets).
-        charts=pay_tables.pay_charts(default_profile()),
+        charts=pay_tables.pay_charts(profile or default_profile()),
     )
 
 
@@ -246,8 +260,10 @@ def print_to_pdf(html: str) -> bytes:
             f"--print-to-pdf={out}", page.as_uri(),
         ]
         try:
+            # Chromium dies with the process starting it (a job worker: issue 25).
             subprocess.run(command, capture_output=True, timeout=PDF_TIMEOUT_SECONDS,
-                           check=False, stdin=subprocess.DEVNULL)
+                           check=False, stdin=subprocess.DEVNULL,
+                           preexec_fn=processes.child_preexec())
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise PdfUnavailable(f"Chromium could not print the sheet ({exc}).") from None
         if not out.is_file() or out.stat().st_size == 0:
@@ -271,26 +287,28 @@ def sheet_template_version() -> str:
     return version
 
 
-def sheet_pdf_key(way: HouseWay, paper: str, choice: HouseWayChoice | None = None
-                  ) -> dict[str, object]:
-    """Return everything that changes a sheet's PDF, the key of its cached file.
+def sheet_pdf_key(way: HouseWay, paper: str, choice: HouseWayChoice | None = None, *,
+                  profile: str, language: str, zone: str) -> dict[str, object]:
+    """Return everything that changes a sheet's PDF, the key of its stored PDF.
 
     The way's data digest (a custom version's data, or a preset's file) and, for a
-    custom way, the version and publication date printed on it.
+    custom way, the version and publication date printed on it (in ``zone``); the
+    paper, ``language``, the installation's currency and card letters, and the pay
+    tables of ``profile``.
     """
     return {
         "preset": way.name,
         "data": way.digest,
         # A custom way's version line: its number, date (in the reader's time zone), state.
         "version": None if choice is None or choice.version is None else
-        [choice.version, str(choice.published_at), choice.superseded, str(get_timezone())],
+        [choice.version, str(choice.published_at), choice.superseded, zone],
         "paper": paper,
-        "language": str(get_locale()),
+        "language": language,
         # The installation's currency (the pay charts' amounts) and the cards' letters.
         "currency": languages.installation().currency,
         "card_letters": languages.installation().card_letters,
         # The group's pay tables it prints (their data, so an edited table prints anew).
-        "pay_tables": pay_tables.tables_digest(default_profile()),
+        "pay_tables": pay_tables.tables_digest(profile),
         "templates": sheet_template_version(),
     }
 
@@ -300,18 +318,17 @@ def file_stem(ref: str) -> str:
     return ref.replace("@", "-v")
 
 
-def cached_sheet_pdf(way: HouseWay, paper: str, choice: HouseWayChoice | None = None) -> bytes:
-    """Return a sheet's PDF from instance/pdf-cache/, printing it only when its key is new."""
-    key = sheet_pdf_key(way, paper, choice)
-    cache_dir = Path(current_app.config.get("PDF_CACHE_DIR")
-                     or Path(current_app.instance_path) / "pdf-cache")
-    # Sheets printing side bets are kept apart per profile, so groups do not evict each other's.
-    tables = key["pay_tables"]
-    stem = (f"{file_stem(way.name)}-{paper}-{key['language']}"
-            + (f"-{default_profile()}" if tables else ""))
-    return pdf_cache.cached_file(
-        cache_dir, stem, key,
-        lambda: print_to_pdf(render_sheet(way, pdf_paper=PAPER_SIZES[paper], choice=choice)))
+def sheet_pdf_stem(way: HouseWay, paper: str, key: dict[str, object], profile: str) -> str:
+    """Name a sheet's PDF: way, paper, language, and the profile when it prints side bets
+    (kept apart per profile, so groups do not evict each other's)."""
+    return (f"{file_stem(way.name)}-{paper}-{key['language']}"
+            + (f"-{profile}" if key["pay_tables"] else ""))
+
+
+def pdf_cache_dir() -> Path:
+    """Return this web server's folder of PDF copies (``PDF_CACHE_DIR``, else instance/pdf-cache)."""
+    return Path(current_app.config.get("PDF_CACHE_DIR")
+                or Path(current_app.instance_path) / "pdf-cache")
 
 
 def set_by_every_way(cards: tuple, chosen: str, wheel: str,
@@ -363,19 +380,49 @@ def sheet(preset: str) -> str:
 
 @bp.route("/house-way/<preset>/pdf")
 @login_required
-def sheet_pdf(preset: str) -> Response | tuple[str, int]:
-    """Download a house way's sheet as a PDF printed from the same HTML."""
+def sheet_pdf(preset: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Download a house way's sheet as a PDF printed from the same HTML.
+
+    Never printed in the request (issue 25): a PDF not printed yet is queued for a job
+    worker, and the page says it is being prepared and asks again every few seconds.
+    """
     way = get_house_way_or_404(preset)
     paper = _choice("paper", PAPER_SIZES, "letter")
-    try:
-        pdf = cached_sheet_pdf(way, paper, choice_of(preset))
-    except PdfUnavailable as exc:
-        current_app.logger.error("House-way PDF for %s failed: %s", preset, exc)
+    profile = default_profile()
+    key = sheet_pdf_key(way, paper, choice_of(preset), profile=profile,
+                        language=str(get_locale()), zone=str(get_timezone()))
+    stem = sheet_pdf_stem(way, paper, key, profile)
+    digest = pdf_cache.key_digest(key)
+    pdf = pdf_cache.fetch(db.session, pdf_cache_dir(), stem, digest)
+    job = None
+    if pdf is None:
+        waited = request.args.get("job", type=int)
+        job = jobs.get(waited) if waited else None
+        if job is None or job.key != pdf_jobs.pdf_key(digest) or job.status != jobs.FAILED:
+            try:
+                job = pdf_jobs.queue_sheet(way.name, paper, profile, key, stem,
+                                           user_id=current_user.id)
+            except jobs.JobRefused as refused:
+                return render_template("errors/error.html", code=429,
+                                       title=_("One PDF at a time"),
+                                       message=say(refused.message)), 429
+            if job.status == jobs.DONE:
+                pdf = pdf_cache.fetch(db.session, pdf_cache_dir(), stem, digest)
+    if pdf is None and job is not None and job.status == jobs.FAILED:
+        current_app.logger.error("House-way PDF for %s failed: %s", preset, job.error)
         return render_template(
             "errors/error.html", code=503, title=_("PDF not available"),
             message=_("The PDF cannot be made on this server right now (%(reason)s). "
-                      "Print the sheet from your browser instead.", reason=str(exc).rstrip(".")),
+                      "Print the sheet from your browser instead.",
+                      reason=(job.error or "").rstrip(".")),
         ), 503
+    if pdf is None:
+        again = url_for("reference.sheet_pdf", preset=preset, paper=paper,
+                        job=job.id if job is not None else None)
+        return render_template("reference/pdf_wait.html", way=way, again=again,
+                               title=way.title_in(languages.language()),
+                               seconds=PDF_WAIT_SECONDS), 202, \
+            {"Retry-After": str(PDF_WAIT_SECONDS), "Refresh": f"{PDF_WAIT_SECONDS}; url={again}"}
     filename = f"{file_stem(way.name)}-house-way-{paper}.pdf"
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -400,7 +447,8 @@ def commission_chart_page() -> str:
         columns=_columns(rows, CHART_COLUMNS),
         rows=rows,
         rounding=rounding_words(profile.commission_rounding),
-        step=money(CHIP_STEP_CENTS),
+        step=money(DOLLAR_STEP_CENTS), chip_step=money(CHIP_STEP_CENTS),
+        dollar_steps_to=money(CHART_DOLLAR_STEPS_TO_CENTS),
         money=money,
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 from flask import has_request_context, request, url_for
 from markupsafe import Markup, escape
 
-from trainer.web import engine_words, way_words
+from trainer.web import engine_words, languages, way_words
 from trainer.web.i18n import translations
 
 
@@ -102,7 +102,7 @@ def verdict_html(fb: Any, timed_out: bool = False, elapsed_ms: float | None = No
             f'data-correct="{"yes" if good else "no"}" role="status">\n'
             f'  <strong class="verdict-word">{_headline(fb, timed_out)}</strong>\n  ')
     if elapsed_ms is not None:
-        took = _t("%(seconds)s s", seconds="%.1f" % (elapsed_ms / 1000))
+        took = _t("%(seconds)s s", seconds=languages.number(elapsed_ms / 1000, 1, grouped=False))
         html += f'<span class="verdict-time">{took}</span>'
     html += "\n</div>\n"
     if fb:

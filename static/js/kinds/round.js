@@ -126,9 +126,10 @@
       key: function (event) {
         var key = event.key.toLowerCase();
         if (/^[1-7]$/.test(key)) { return select(Number(key)); }
-        if (key === "t" && current !== null) { add(current, "take"); return true; }
-        if (key === "p" && current !== null) { pay(current); return true; }
-        if (key === "b" && bankerInput) { bankerInput.focus(); return true; }
+        // The letters are the words' initials in the page's language (answer.html).
+        if (key === panel.dataset.keyTake && current !== null) { add(current, "take"); return true; }
+        if (key === panel.dataset.keyPay && current !== null) { pay(current); return true; }
+        if (key === panel.dataset.keyBanker && bankerInput) { bankerInput.focus(); return true; }
         if (event.key === "Backspace") { order.pop(); render(); return true; }
         if (event.key === "Enter") { send(); return true; }
         return false;

@@ -19,6 +19,7 @@ from typing import Any
 from ..house_way import DEFAULT_HOUSE_WAY, HouseWay, load_exact, rule_family
 from ..messages import N_, Message
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
+from ..side_bets import SIDE_BET_RULES, verify_rules
 from .explain import NO_ANSWER, Feedback, book_feedback
 from .explain import hint as rule_hint
 from .schema import Schema
@@ -43,6 +44,9 @@ class DrillContext:
     # questions grade by those rules even after a preset file changes or a version is
     # superseded; None (contexts stored before): the house way as it is now.
     house_way_digest: str | None = None
+    # The side-bet rules version the session was started under (side_bets.SIDE_BET_RULES):
+    # contexts stored without one are 1, when the progressive was paid "to 1".
+    side_bet_rules: int = SIDE_BET_RULES
 
     @property
     def way(self) -> HouseWay:
@@ -67,6 +71,7 @@ class DrillContext:
             data["table"] = self.custom.as_dict()
         if self.house_way_digest is not None:
             data["house_way_digest"] = self.house_way_digest
+        data["side_bet_rules"] = self.side_bet_rules
         return data
 
     @classmethod
@@ -81,7 +86,8 @@ class DrillContext:
                    data.get("profile", DEFAULT_PROFILE), data.get("foul_policy"),
                    tuple(data.get("focus_rules", ())), generator,
                    TableProfile.from_dict(table) if isinstance(table, dict) else None,
-                   digest if isinstance(digest, str) else None)
+                   digest if isinstance(digest, str) else None,
+                   verify_rules(data.get("side_bet_rules", 1)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,11 @@ trainee answers three parts, each graded with the pay line's rule id:
    category that pays Envy to the other bonus bets at the table (four of a kind
    or better on the common Envy table);
 2. ``category``: the bonus category, one of the twelve in pay order;
-3. ``paid_cents``: what the bonus bet shown is paid, in cents (the win, the bet
-   itself stays; a losing bonus bet is paid nothing).
+3. ``paid_cents``: what the bonus bet shown is paid, in cents (the win: on a "to 1"
+   table the bet itself stays; the progressive is paid "for 1", its $1 collected
+   when the cards were dealt and not returned; a losing bonus bet is paid nothing).
+   A question records a "for 1" payment (``question_payment``), so one dealt under
+   the side-bet rules before it (the progressive paid "to 1") replays as it was.
 
 The pay table is the group's profile's first bonus or progressive table; a
 profile with none (nevada, california, no-commission, ez) drills the standard
@@ -29,7 +32,17 @@ from ..cards import Card, card_list, parse_cards
 from ..messages import N_, Joined, Lowered, Message, Money
 from ..profiles import SideBetOffer, TableProfile
 from ..setting import is_foul, splits
-from ..side_bets import PAY_ORDER, BonusCategory, PayTable, TableKind, bonus_hand, load_table, sample_hand
+from ..side_bets import (
+    PAY_ORDER,
+    BonusCategory,
+    PayTable,
+    TableKind,
+    bonus_hand,
+    load_table,
+    question_payment,
+    question_table,
+    sample_hand,
+)
 from .base import Drill, DrillContext, Grade, register
 from .explain import NO_ANSWER, NO_ANSWER_WORDS, Feedback, Part, Text
 from .schema import Fields, Flag, OneOf, Schema, Whole
@@ -125,7 +138,8 @@ class BonusDrill(Drill):
             bets = [d * 100 for d in BETS_DOLLARS if offer.min_cents <= d * 100 <= offer.max_cents]
             bet = rng.choice(bets or [offer.min_cents])
         question: dict[str, Any] = {"table": offer.table, "offered": offered,
-                                    "envy": offer.envy, "bet_cents": bet}
+                                    "envy": offer.envy, "bet_cents": bet,
+                                    **question_payment(offer.table, context.side_bet_rules)}
         if table.kind is TableKind.PROGRESSIVE:
             question["meter_cents"] = rng.randint(*METER_DOLLARS) * 100
         layout = rng.choice(LAYOUTS)
@@ -155,7 +169,7 @@ class BonusDrill(Drill):
     def key(self, question: dict[str, Any]) -> dict[str, Any]:
         """Work out the answer: the hand, its pay line, the cue and the amount paid."""
         offer = _offer_of(question)
-        table = load_table(offer.table)
+        table = question_table(question)
         hand = bonus_hand(self.seven(question), table.match)
         line = table.line_for(hand.category)
         envy_line = envy_table(offer).line_for(hand.category)
@@ -172,7 +186,7 @@ class BonusDrill(Drill):
                        ) -> dict[str, dict[str, Any]]:
         """Return, per category, the answer that names it (its cue and its pay for this bet)."""
         offer = _offer_of(question)
-        table, envy = load_table(offer.table), envy_table(offer)
+        table, envy = question_table(question), envy_table(offer)
         meter = question.get("meter_cents")
         choices = {}
         for category in PAY_ORDER:
@@ -306,13 +320,32 @@ class BonusDrill(Drill):
 
     @staticmethod
     def pay_sentence(table: PayTable, line: Any, bet: int, meter: int | None) -> Message:
-        """Say what the line pays and why, for the bet shown ("... pays 25 to 1: $125.00 on a $5 bet.")."""
+        """Say what the line pays and why, for the bet shown ("... pays 25 to 1: $125.00 on a $5 bet.").
+
+        The table's payment decides the end: a "to 1" bet stays; a "for 1" bet (the
+        progressive) was collected when the cards were dealt and is not returned.
+        """
         on = Money(bet, grouped=True, short=True)
         if line is None:
+            if table.for_one:
+                return Message(N_("It pays nothing on the %(table)s: the %(bet)s bet, collected "
+                                  "when the cards were dealt, is lost."),
+                               table=Message(table.title), bet=on)
             return Message(N_("It pays nothing on the %(table)s: the %(bet)s bonus bet is taken."),
                            table=Message(table.title), bet=on)
         values = {"hand": Message(line.name), "amount": Money(line.win_cents(bet, meter),
                                                               grouped=True), "bet": on}
+        if table.for_one and line.meter_percent is not None:
+            return Message(N_("%(hand)s pays %(percent)s%% of the meter (%(meter)s) for 1: "
+                              "%(amount)s, and the %(bet)s bet, collected when the cards were "
+                              "dealt, is not returned."),
+                           percent=line.meter_percent, meter=Money(meter or 0, grouped=True),
+                           **values)
+        if table.for_one:
+            return Message(N_("%(hand)s pays a fixed %(fixed)s for 1: %(amount)s, and the "
+                              "%(bet)s bet, collected when the cards were dealt, is not "
+                              "returned."), fixed=Money(line.amount_cents or 0, grouped=True),
+                           **values)
         if line.odds is not None:
             return Message(N_("%(hand)s pays %(odds)s to 1: %(amount)s on a %(bet)s bet, and "
                               "the bet stays."), odds=line.odds, **values)

@@ -466,6 +466,7 @@ def parts_feedback(parts: tuple[Part, ...], answered: bool, correct: bool, rule_
     elif wrong:
         said, right = wrong[0].you, wrong[0].fix
     else:
-        said, right = Message(N_("You settled every part right")), ""
+        # Not "right" here: the sentence adds it ("You settled every part: right.", issue 26).
+        said, right = Message(N_("You settled every part")), ""
     return book_feedback(correct and answered and not timed_out, said, right, rule_id,
                          detail, timed_out, parts)

@@ -162,7 +162,7 @@ class RoundDrill(Drill):
         offer = offer_of(table)
         side: dict[str, Any] | None = None
         if offer is not None:
-            side = side_bet_question(rng, offer)
+            side = side_bet_question(rng, offer, context.side_bet_rules)
             piles, unused = self._side_piles(rng, offer, piles, unused, dice, banker_seat,
                                              occupied, bool(steer.banker_families))
         bets = [d * 100 for d in BETS_DOLLARS

@@ -196,7 +196,7 @@ class SettlementDrill(Drill):
         special: tuple[Card, ...] | None = None
         special_at = -1
         if offer is not None:
-            side = side_bet_question(rng, offer)
+            side = side_bet_question(rng, offer, context.side_bet_rules)
             category = special_category(rng, offer)
             # A paying hand goes to a seat that is to win or push (the outcomes stay even).
             room = [i for i, t in enumerate(targets) if t != "lose"]

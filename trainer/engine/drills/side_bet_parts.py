@@ -9,7 +9,11 @@ pay line's rule id (``bonus.<table>.<slug>``, ``bonus.envy.<slug>``; the table's
 ``...nothing`` when it pays nothing). A profile without side bets draws nothing
 here, so its questions replay exactly as before.
 
-Everything is settled by ``trainer.engine.bonus_settlement``, against the house.
+Everything is settled by ``trainer.engine.bonus_settlement``, against the house. A
+seat's pay is what the dealer hands over: the win beside a "to 1" bet that stays, or
+the progressive's amount "for 1", its wager collected when the cards were dealt. The
+question records a "for 1" payment (``question_payment``), so a question dealt under
+the side-bet rules before it (the progressive paid "to 1") replays and says what it did.
 """
 from __future__ import annotations
 
@@ -21,7 +25,18 @@ from ..bonus_settlement import envy_payments, queens_dragon, settle_bonus
 from ..cards import Card
 from ..messages import N_, Joined, Lowered, Message, Money
 from ..profiles import SideBetOffer, TableProfile
-from ..side_bets import PAY_ORDER, BonusCategory, TableKind, bonus_category, load_table, sample_hand
+from ..side_bets import (
+    PAY_ORDER,
+    SIDE_BET_RULES,
+    BonusCategory,
+    TableKind,
+    bonus_category,
+    load_table,
+    question_payment,
+    question_rules,
+    question_table,
+    sample_hand,
+)
 from .explain import NO_ANSWER_WORDS, Part, Text, amount
 from .schema import Fields, Schema, Whole
 
@@ -40,9 +55,14 @@ def offer_of(profile: TableProfile) -> SideBetOffer | None:
     return profile.side_bets[0] if profile.side_bets else None
 
 
-def side_bet_question(rng: random.Random, offer: SideBetOffer) -> dict[str, Any]:
-    """Return the question's side-bet header: the table, its Envy table, a progressive's meter."""
-    side: dict[str, Any] = {"table": offer.table, "envy": offer.envy}
+def side_bet_question(rng: random.Random, offer: SideBetOffer,
+                      rules: int = SIDE_BET_RULES) -> dict[str, Any]:
+    """Return the question's side-bet header: the table, its Envy table, a progressive's meter.
+
+    ``rules``: the context's side-bet rules; a table paid "for 1" under them says so.
+    """
+    side: dict[str, Any] = {"table": offer.table, "envy": offer.envy,
+                            **question_payment(offer.table, rules)}
     if load_table(offer.table).kind is TableKind.PROGRESSIVE:
         side["meter_cents"] = rng.randint(*METER_DOLLARS) * 100
     return side
@@ -131,7 +151,7 @@ def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Seq
     (``rule_id``, ``name``, ``category``, ``win_cents``) and, at an Envy table, ``envy``
     (``rule_id``, ``paid_cents``, ``from``: [(seat or None, name, cents)]).
     """
-    table = load_table(side["table"])
+    table, rules = question_table(side), question_rules(side)
     keys: list[dict[str, Any]] = []
     hands: list[Sequence[int] | None] = [*sevens, *others]
     all_bets = [*bets, *([0] * len(others))]
@@ -142,14 +162,15 @@ def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Seq
         if not bet:
             continue
         if table.kind is TableKind.QUEENS_DRAGON:
-            result = queens_dragon(banker_seven, bet, profile, side["table"])
+            result = queens_dragon(banker_seven, bet, profile, side["table"], rules)
             category = None
         else:
-            result = settle_bonus(seven, bet, profile, side["table"], side.get("meter_cents"))
+            result = settle_bonus(seven, bet, profile, side["table"], side.get("meter_cents"),
+                                  rules)
             category = bonus_category(seven, table.match).slug
         key: dict[str, Any] = {"seat": seat, "bet_cents": bet, "bonus": {
             "rule_id": result.rule_id, "name": result.name, "category": category,
-            "win_cents": result.net_cents if result.won else 0}}
+            "win_cents": result.paid_cents}}
         if side.get("envy"):
             mine = [e for e in envies if e.seat == index]
             envy_table = load_table(side["envy"])
@@ -213,7 +234,7 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
     ``small``: the sentence's second half, starting with a small letter ("seat 2: ...").
     """
     seat, paid, bet = part["seat"], part["paid_cents"], part["bet_cents"]
-    table = load_table(side["table"])
+    table = question_table(side)
     values: dict[str, Any] = {"seat": seat, "amount": amount(paid), "bet": amount(bet)}
 
     def said(big: str, little: str, **more: Any) -> Message:
@@ -249,6 +270,19 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
                        "%(bet)s Queen's Dragon bet is taken"),
                     N_("seat %(seat)s: the banker's hand is no queen-high pai gow: the "
                        "%(bet)s Queen's Dragon bet is taken"))
+    if line is not None and table.for_one:
+        hand = Lowered(Message(line.name))
+        if line.meter_percent is not None:
+            return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s) for 1: %(amount)s; "
+                           "the %(bet)s bet was collected when the cards were dealt"),
+                        N_("seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s) for 1: %(amount)s; "
+                           "the %(bet)s bet was collected when the cards were dealt"),
+                        hand=hand, pays=pays_words(line), meter=amount(side.get("meter_cents")))
+        return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s for 1: %(amount)s; the %(bet)s "
+                       "bet was collected when the cards were dealt"),
+                    N_("seat %(seat)s: %(hand)s pays %(pays)s for 1: %(amount)s; the %(bet)s "
+                       "bet was collected when the cards were dealt"),
+                    hand=hand, pays=pays_words(line))
     if line is not None:
         hand = Lowered(Message(line.name))
         if line.meter_percent is not None:
@@ -260,6 +294,17 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
                     hand=hand, pays=pays_words(line))
     category = part.get("category")
     title = next((c.title for c in PAY_ORDER if c.slug == category and c.value), None)
+    if table.for_one:
+        if title is None:
+            return said(N_("Seat %(seat)s: no bonus hand: the %(bet)s bet, collected when the "
+                           "cards were dealt, is lost"),
+                        N_("seat %(seat)s: no bonus hand: the %(bet)s bet, collected when the "
+                           "cards were dealt, is lost"))
+        return said(N_("Seat %(seat)s: %(hand)s pays nothing on the %(table)s: the %(bet)s "
+                       "bet, collected when the cards were dealt, is lost"),
+                    N_("seat %(seat)s: %(hand)s pays nothing on the %(table)s: the %(bet)s "
+                       "bet, collected when the cards were dealt, is lost"),
+                    hand=Lowered(Message(title), whole=True), table=Message(table.title))
     if title is None:
         return said(N_("Seat %(seat)s: no bonus hand: the %(bet)s bonus bet is taken"),
                     N_("seat %(seat)s: no bonus hand: the %(bet)s bonus bet is taken"))

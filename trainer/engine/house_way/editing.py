@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import string
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,9 +31,11 @@ from itertools import combinations
 from math import isfinite
 from typing import Any
 
+from .. import toml_limits
 from ..cards import RANK_CHARS, RANK_PLURALS
 from ..hands import rank2
 from ..messages import N_, Capital, EngineError, Joined, Message, Nn_, Plural
+from . import explanations as X
 from . import kinds as K
 from . import words as W
 from .facts import HOLD_BIT, POOL_BIT, SF_BIT, shape_facts, shapes
@@ -42,9 +43,10 @@ from .interpreter import HouseWay, preset_names
 
 __all__ = [
     "CONDITION_FIELDS", "RULE_KINDS", "ConditionField", "EditError", "FieldError",
-    "KindInfo", "add_section", "build", "delete_rule", "delete_section", "from_toml",
-    "insert_rule", "move_rule", "move_section", "new_rule_id", "pair_group_choices",
-    "preset_data", "replace_rule", "set_field", "set_rank_groups", "to_toml", "validate",
+    "KindInfo", "add_section", "build", "delete_rule", "delete_section",
+    "explanation_problems", "from_toml", "insert_rule", "move_rule", "move_section",
+    "new_rule_id", "pair_group_choices", "preset_data", "repair_explanations", "replace_rule",
+    "set_field", "set_rank_groups", "to_toml", "validate",
 ]
 
 SLUG = re.compile(r"[a-z][a-z0-9-]{2,39}")
@@ -338,7 +340,8 @@ def validate(data: Any) -> list[FieldError]:
         for r, rule in enumerate(rules if isinstance(rules, list) else []):
             if isinstance(rule, Mapping):
                 _validate_translations(rule.get("translations"), W.RULE_FIELDS,
-                                       f"sections[{s}].rules[{r}].translations", errors)
+                                       f"sections[{s}].rules[{r}].translations", errors,
+                                       _rule_number(rule, r))
     return list(errors)
 
 
@@ -347,7 +350,7 @@ _FIELD_WORDS = {"title": N_("title"), "thresholds": N_("terms"), "notes": N_("no
 
 
 def _validate_translations(raw: Any, allowed: Sequence[str], path: str,
-                           errors: _Errors) -> None:
+                           errors: _Errors, rule_number: str = "") -> None:
     """Check a ``translations`` table (issue 19): pt, es, it, ru; only the words a level has.
 
     (Whether the hands reaching a rule have a translated explanation's words is checked
@@ -379,7 +382,7 @@ def _validate_translations(raw: Any, allowed: Sequence[str], path: str,
                     errors.add(f"{where}.notes",
                                Message(N_("The notes must be a list of sentences.")))
             elif key == "explain":
-                _validate_explain(value, f"{where}.explain", errors)
+                _validate_explain(value, f"{where}.explain", errors, rule_number, str(lang))
             elif not isinstance(value, str):
                 errors.add(f"{where}.{key}", Message(N_("The translated %(field)s must be text."),
                                                      field=Message(_FIELD_WORDS[key])))
@@ -525,7 +528,8 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                 err = Message(N_("The rule's sheet text is empty: write the sentence the dealer "
                                  "reads."))
             errors.add(f"{path}.{key}", err)
-    fields = _validate_explain(rule.get("explain"), f"{path}.explain", errors)
+    fields = _validate_explain(rule.get("explain"), f"{path}.explain", errors,
+                               _rule_number(rule, int(path.rsplit("[", 1)[1].rstrip("]"))), "en")
     pool = rule.get("pool")
     if kind is not None and kind.front is None:
         if pool is not None and (not isinstance(pool, str) or pool not in K.POOLS):
@@ -589,10 +593,7 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
     translations = rule.get("translations")
     for lang, words in (translations.items() if isinstance(translations, Mapping) else ()):
         text = words.get("explain") if isinstance(words, Mapping) else None
-        try:
-            found = W.template_fields(text) if isinstance(text, str) else []
-        except ValueError:
-            found = []
+        found = list(X.parse(text).fields) if X.problem(text) is None else []
         checks += [(f"{path}.translations.{lang}.explain",
                     N_("The translated explanation uses %(field)s, but %(shape)s hands can "
                        "reach this rule, and they have no such cards to name."), f)
@@ -606,41 +607,77 @@ def _validate_rule(rule: Any, path: str, section: Mapping[str, Any],
                 break
 
 
-def _validate_explain(text: Any, path: str, errors: _Errors) -> list[str]:
-    """Check an explanation template; return the fields it uses."""
-    err = _text_error(text, Message(N_("The explanation")), True)
-    if err:
-        errors.add(path, err)
+def _validate_explain(text: Any, path: str, errors: _Errors, rule: str, lang: str) -> list[str]:
+    """Check an explanation template (``explanations``: plain ``{fields}`` only, at most 300
+    characters and 20 of them); return the fields it uses. ``rule`` (its number) and
+    ``lang`` name it in the problems issue 24 added."""
+    if not isinstance(text, str) or not text.strip():
+        err = _text_error(text, Message(N_("The explanation")), True)
+        if err:
+            errors.add(path, err)
         return []
-    assert isinstance(text, str)
-    used: list[str] = []
-    try:
-        parts = list(string.Formatter().parse(text))
-    except ValueError:
-        # (the braces are the explanation's own syntax: a value, never the catalogue's)
-        errors.add(path, Message(N_("The explanation has a %(open)s or %(close)s without its "
-                                    "partner: write words to fill in as %(example)s, and no "
-                                    "other braces."), open="'{'", close="'}'",
-                                 example="{pair}"))
+    problem = X.problem(text)
+    if problem is not None:
+        # Unknown fields and unpaired braces were refused before issue 24, in these words.
+        errors.add(path, problem.said if problem.code in (X.UNKNOWN, X.BRACES)
+                   else X.named(problem, rule, lang))
         return []
-    known = ", ".join("{" + f + "}" for f in K.TEMPLATE_FIELDS)
-    for _, field, _, _ in parts:
-        if field is None:
+    return list(X.parse(text).fields)
+
+
+def _rule_number(rule: Any, r: int) -> str:
+    """Return a rule's number as its problems name it (its place in the section without one)."""
+    number = rule.get("number") if isinstance(rule, Mapping) else None
+    return number.strip() if isinstance(number, str) and number.strip() else str(r + 1)
+
+
+def explanation_problems(data: Any) -> list[FieldError]:
+    """Return every explanation of a way's data that cannot be used (issue 24), English and
+    translations, each naming its rule and language: what a stored draft or version made
+    before the rule (or written past the editor) may hold, shown to its manager as needing
+    repair. Never raises."""
+    errors = _Errors()
+    sections = data.get("sections") if isinstance(data, Mapping) else None
+    for s, section in enumerate(sections if isinstance(sections, list) else []):
+        rules = section.get("rules") if isinstance(section, Mapping) else None
+        for r, rule in enumerate(rules if isinstance(rules, list) else []):
+            if not isinstance(rule, Mapping):
+                continue
+            number = _rule_number(rule, r)
+            path = f"sections[{s}].rules[{r}]"
+            texts = [(f"{path}.explain", "en", rule.get("explain"))]
+            translations = rule.get("translations")
+            for lang, words in (translations.items() if isinstance(translations, Mapping)
+                                else ()):
+                if isinstance(words, Mapping) and "explain" in words:
+                    texts.append((f"{path}.translations.{lang}.explain", str(lang),
+                                  words["explain"]))
+            for where, lang, text in texts:
+                problem = X.problem(text)
+                if problem is not None:
+                    errors.add(where, X.named(problem, number, lang))
+    return list(errors)
+
+
+def repair_explanations(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a copy of a way's data with every explanation that cannot be used replaced by
+    the generated sentence's template in its language (what its readers are shown instead),
+    for the manager to reword; the rest unchanged."""
+    new = copy.deepcopy(dict(data))
+    for problem in explanation_problems(new):
+        place = _EXPLAIN_PATH.fullmatch(problem.path)
+        if place is None:
             continue
-        if field not in K.TEMPLATE_FIELDS:
-            errors.add(path, Message(N_("The explanation uses %(field)s, which the trainer "
-                                        "cannot fill in: use %(known)s."), field="{" + field + "}",
-                                     known=known))
-            return []
-        if field not in used:
-            used.append(field)
-    try:
-        text.format_map(dict.fromkeys(K.TEMPLATE_FIELDS, "x"))
-    except (KeyError, ValueError, IndexError):
-        errors.add(path, Message(N_("The explanation's words in braces cannot be filled in: "
-                                    "write them plainly, as %(example)s."), example="{pair}"))
-        return []
-    return used
+        rule = new["sections"][int(place[1])]["rules"][int(place[2])]
+        if place[3]:
+            rule["translations"][place[3]]["explain"] = W.generated_template(place[3])
+        else:
+            rule["explain"] = W.generated_template(None)
+    return new
+
+
+_EXPLAIN_PATH = re.compile(
+    r"sections\[(\d+)\]\.rules\[(\d+)\]\.(?:translations\.([a-z]+)\.)?explain")
 
 
 def _validate_condition(cond: Any, path: str, groups: dict[str, tuple[int, int]] | None,
@@ -979,8 +1016,17 @@ def from_toml(text: str) -> dict[str, Any]:
     """Read a house-way file's text; a TOML syntax error is an ``EditError`` naming the line."""
     if not isinstance(text, str):
         raise EditError([_said("file", Message(N_("The file is not text.")))])
+    # Size, nesting and number length before parsing: tomllib recurses on nesting and
+    # Python refuses a decimal int past 4,300 digits (engine/toml_limits.py).
+    too_much = toml_limits.check(text)
+    if too_much is not None:
+        raise EditError([_said("file", too_much)])
     try:
         return tomllib.loads(text)
+    except RecursionError:  # the scan above should have said it
+        raise EditError([_said("file", Plural(Nn_(
+            "The file nests more than %(count)s level deep.",
+            "The file nests more than %(count)s levels deep."), toml_limits.MAX_DEPTH))]) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         where = _TOML_WHERE.search(message)
@@ -993,6 +1039,11 @@ def from_toml(text: str) -> dict[str, Any]:
                                                           "%(line)s, column %(column)s: "
                                                           "%(error)s."), line=line,
                                                        column=column, error=what))]) from None
+    except ValueError:  # a number Python will not read (past 4,300 digits): as the scan says
+        raise EditError([_said("file", Plural(Nn_(
+            "The file holds a number longer than %(count)s character.",
+            "The file holds a number longer than %(count)s characters."),
+            toml_limits.MAX_NUMBER_CHARS))]) from None
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

@@ -38,6 +38,7 @@ from ..hands import (
     straight_key,
 )
 from ..setting import SPLITS
+from . import explanations as E
 from . import kinds as K
 from . import words as W
 from .classes import MASK_BITS, ClassTable, shipped_table
@@ -329,10 +330,12 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
             {k: v for k, v in rwhen.items() if k != "shapes"}, groups, rwhere)
         K.compile_condition({"shapes": rwhen.get("shapes", [])}, groups, rwhere)
         explain = r["explain"]
-        try:
-            explain.format_map(dict.fromkeys(K.TEMPLATE_FIELDS, "x"))
-        except (KeyError, ValueError, IndexError) as exc:
-            raise ValueError(f"{rwhere}: bad explanation template ({exc}).") from None
+        # A template the editor refuses since issue 24 (a format spec, over 300 characters...)
+        # loads: it is never used (``explanations.fill`` refuses it; the generated sentence
+        # is said) and ``HouseWay.explanation_problems`` lists it for the manager's pages.
+        problem = E.problem(explain)
+        if problem is not None and problem.code not in E.LOADABLE:
+            raise ValueError(f"{rwhere}: bad explanation template ({problem}).")
         short = str(r.get("short") or title or rid).strip()
         rule_words = {}
         for lang, t in W.check_translations(r.get("translations"), W.RULE_FIELDS, rwhere,
@@ -508,6 +511,16 @@ class _FieldsIn(dict[str, str]):
         raise KeyError(key)
 
 
+def _worded(template: str, fields: Mapping[str, str], lang: str | None) -> str:
+    """Word a rule's explanation (``explanations.fill``, which refuses anything but plain
+    fields and caps the length); when it cannot be used (a stored template the editor
+    refuses, or a field this hand lacks), the generated sentence of the rule's setting."""
+    try:
+        return E.fill(template, fields)
+    except E.TemplateError:
+        return E.fill(W.generated_template(lang), fields)
+
+
 class HouseWay:
     """One casino's house way, loaded from its data file.
 
@@ -579,6 +592,22 @@ class HouseWay:
         """Return the sheet's notes in a language, the English originals when untranslated."""
         return tuple(self.translations.get(lang or "", {}).get("notes", self.notes))
 
+    @property
+    def explanation_problems(self) -> tuple[tuple[Rule, str, E.Problem], ...]:
+        """Return the explanations that cannot be used (issue 24): (rule, language, why),
+        in the sheet's order, English ("en") before the translations. Such a way loads and
+        sets hands; its readers get the generated sentence instead of the explanation."""
+        found = []
+        for rule in self.rules:
+            for lang, template in (("en", rule.explain),
+                                   *((lang, w[2]) for lang, w in rule.words.items())):
+                if lang != "en" and template == rule.explain:
+                    continue  # no translated explanation: the English one, reported once
+                problem = E.problem(template)
+                if problem is not None:
+                    found.append((rule, lang, problem))
+        return tuple(found)
+
     def explanation_in(self, lang: str | None, back: Sequence[int | str],
                        front: Sequence[int | str], rule_id: str,
                        wheel: str = Wheel.SECOND_HIGHEST) -> str:
@@ -600,18 +629,18 @@ class HouseWay:
             return self._explain(seven, split, rule_id, wheel)
         hand = _Hand(seven, wheel, None)
         if not rule_id.endswith(".fallback"):
-            return rule.explain_in(lang).format_map(_FieldsIn(hand, split, lang))
+            return _worded(rule.explain_in(lang), _FieldsIn(hand, split, lang), lang)
         # The rule's own split fouled (rules.md §19): word it, then the fallback played.
         if rule.pool is not None:
             first = hand.pool_best(rule.pool)
         else:
             place = K.KINDS[rule.kind].front
             first = hand.choose(place(hand.shape)) if place is not None else None
-        text = rule.explain_in(lang).format_map(
-            _FieldsIn(hand, split if first is None else first, lang))
+        text = _worded(rule.explain_in(lang),
+                       _FieldsIn(hand, split if first is None else first, lang), lang)
         fields = _FieldsIn(hand, split, lang)
-        return W.WORDS[lang].fallback.format(text=text.rstrip("."), front=fields["front"],
-                                             back=fields["back"])
+        return E.fill(W.WORDS[lang].fallback, {"text": text.rstrip("."), "front": fields["front"],
+                                               "back": fields["back"]}, ("text", "front", "back"))
 
     @classmethod
     def from_toml(cls, text: str, table: bool = True) -> HouseWay:
@@ -720,7 +749,7 @@ class HouseWay:
         if rule_id.endswith(".fallback"):
             return self.decide(cards, wheel)[2]
         hand = _Hand(cards, wheel, None)
-        return self._by_id[rule_id].explain.format_map(_Fields(hand, split))
+        return _worded(self._by_id[rule_id].explain, _Fields(hand, split), None)
 
     def decide(self, cards: Sequence[Card], wheel: str = Wheel.SECOND_HIGHEST,
                sf: bool | None = None) -> tuple[int, str, str]:
@@ -751,7 +780,7 @@ class HouseWay:
             f"{hand.shape.code}, {'with' if hand.sf else 'no'} S/F).")
 
     def _finish(self, hand: _Hand, rule: Rule, split: int) -> tuple[int, str, str]:
-        text = rule.explain.format_map(_Fields(hand, split))
+        text = _worded(rule.explain, _Fields(hand, split), None)
         if hand.back_strength(split) >= hand.front_strength(split):
             return split, rule.id, text
         log.error("House way %s, rule %s fouls %s; using the fallback (sheet error).",

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..cards import RANK_CHARS
 from ..hands import WHEEL_RANKS, Category
+from . import explanations as E
 
 # The languages a sheet may be translated into (the app's, English apart: services/languages.py).
 LANGUAGES = ("pt", "es", "it", "ru")
@@ -60,6 +61,9 @@ class Words:
     pai_gow: str
     # The §19 fallback, after the rule's explanation: {text}, {front}, {back}.
     fallback: str
+    # The generated sentence, said instead of an explanation that cannot be used (issue 24):
+    # {front}, {back}. A valid template, the same as ``GENERATED`` in English.
+    generated: str = ""
 
 
 def _ranks(*words: str) -> dict[int, str]:
@@ -92,6 +96,7 @@ WORDS: dict[str, Words] = {
         pai_gow="pai gow {high}, {ranks}",
         fallback=("{text}; así sería una mano mal armada, de modo que se juega {front} en la "
                   "mano baja y {back} en la mano alta"),
+        generated="El método de la casa juega {front} en la mano baja y {back} en la mano alta",
     ),
     "pt": Words(
         names=_ranks("dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove",
@@ -118,6 +123,7 @@ WORDS: dict[str, Words] = {
         pai_gow="pai gow {high}, {ranks}",
         fallback=("{text}; assim seria uma mão inválida, então joga-se {front} na mão baixa "
                   "e {back} na mão alta"),
+        generated="O método da casa joga {front} na mão baixa e {back} na mão alta",
     ),
     "it": Words(
         names=_ranks("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove",
@@ -144,6 +150,7 @@ WORDS: dict[str, Words] = {
         pai_gow="pai gow {high}, {ranks}",
         fallback=("{text}; così la mano non sarebbe valida, quindi si gioca {front} nella "
                   "mano bassa e {back} nella mano alta"),
+        generated="Il metodo della casa gioca {front} nella mano bassa e {back} nella mano alta",
     ),
     "ru": Words(
         names=_ranks("двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка",
@@ -170,8 +177,21 @@ WORDS: dict[str, Words] = {
         pai_gow="пай гоу {high}, {ranks}",
         fallback=("{text}; это был бы фол, поэтому по запасному правилу {front} идёт в "
                   "младшую руку, {back} в старшую руку"),
+        generated="По методу казино {front} идёт в младшую руку, {back} в старшую руку",
     ),
 }
+
+
+# The generated sentence in English (``Words.generated``): what a trainee reads instead of a
+# stored explanation that cannot be used, worded from the rule's own setting (issue 24).
+GENERATED = "The house way plays {front} in front and {back} in back"
+
+
+def generated_template(lang: str | None) -> str:
+    """Return the generated sentence's template in a language (English for None, "en" or
+    a language without words)."""
+    found = WORDS.get(lang or "")
+    return found.generated if found is not None and found.generated else GENERATED
 
 
 def words(lang: str) -> Words:
@@ -283,19 +303,15 @@ def check_translations(raw: Any, allowed: Sequence[str], where: str,
             elif not isinstance(value, str):
                 raise ValueError(f"{where}: translations.{lang}.{key} must be text.")
             if key == "explain":
-                try:
-                    fields = template_fields(value)
-                except ValueError as exc:
-                    raise ValueError(f"{where}: bad explanation template in translations."
-                                     f"{lang} ({exc}).") from None
-                unknown = [f for f in fields if f not in template_keys]
-                if unknown:
+                # A template the editor refuses since issue 24 (a format spec, too long...)
+                # loads: it is not used (``explanations.fill`` refuses it, the generated
+                # sentence is said) and the manager's pages flag it.
+                problem = E.problem(value, template_keys)
+                if problem is not None and problem.code == E.UNKNOWN:
                     raise ValueError(f"{where}: translations.{lang}.explain uses an unknown "
-                                     f"field {{{unknown[0]}}}.")
-                try:
-                    value.format_map(dict.fromkeys(template_keys, "x"))
-                except (KeyError, ValueError, IndexError) as exc:
+                                     f"field {problem.said.params['field']}.")
+                if problem is not None and problem.code not in E.LOADABLE:
                     raise ValueError(f"{where}: bad explanation template in translations."
-                                     f"{lang} ({exc}).") from None
+                                     f"{lang} ({problem}).")
         out[lang] = dict(entry)
     return out

@@ -22,17 +22,20 @@ The counts ship as package data (``data/counts.json``, written by
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from itertools import combinations
 from math import comb, prod
 
+from ..hands import is_queen_high_pai_gow
 from .categories import BonusCategory, Match, _category
 from .paytables import PayTable, TableKind, load_table
 
 ALL_HANDS = comb(53, 7)
+# Queen's Dragon's paying line (tables/queens-dragon.toml).
+QUEEN_HIGH_SLUG = "queen-high-pai-gow"
 Counts = dict[BonusCategory, int]
 
 
@@ -60,15 +63,18 @@ def _deal_other_suits(cards: list[int], rank_copies: Iterable[tuple[int, int]],
             fill[s] += 1
 
 
-def compute_category_counts(ranks: Iterable[int] = range(13), size: int = 7
-                            ) -> dict[Match, Counts]:
-    """Count every bonus category, for each kind of match, over all hands of a deck.
+def hand_classes(ranks: Iterable[int] = range(13), size: int = 7
+                 ) -> Iterator[tuple[list[int], int]]:
+    """Yield every class of hands of a deck: a representative hand and how many hands it stands for.
 
     The deck is the four suits of ``ranks`` (rank indexes, 0 = deuce .. 12 = ace) and
-    the joker; the default is the full 53-card deck.
+    the joker; the default is the full 53-card deck. Every hand of a class has the
+    same rank multiset, joker or not, flush-suit rank set and, beside a flush suit, the
+    same "two outside cards of one suit or not" (the royal match), so any judge that
+    reads only these (a bonus category, a queen-high pai gow) judges the whole class
+    by its representative. The weights add up to C(deck, size).
     """
     rank_list = tuple(sorted(set(ranks)))
-    counts = {m: dict.fromkeys(BonusCategory, 0) for m in Match}
     for joker in (False, True):
         n = size - joker
         for vector in _multisets(rank_list, n):
@@ -88,22 +94,46 @@ def compute_category_counts(ranks: Iterable[int] = range(13), size: int = 7
                     outside = [(r, k - (r in in_flush)) for r, k in held if k - (r in in_flush)]
                     if len(outside) == 2 and sum(k for _, k in outside) == 2:
                         (r1, _), (r2, _) = outside
-                        same = [*cards, r1 * 4 + 1, r2 * 4 + 1]
-                        apart = [*cards, r1 * 4 + 1, r2 * 4 + 2]
-                        for m in Match:
-                            counts[m][_category(same, m)] += weight // 3
-                            counts[m][_category(apart, m)] += weight - weight // 3
+                        yield [*cards, r1 * 4 + 1, r2 * 4 + 1], weight // 3
+                        yield [*cards, r1 * 4 + 1, r2 * 4 + 2], weight - weight // 3
                         continue
                     _deal_other_suits(cards, outside, (1, 2, 3))
-                    for m in Match:
-                        counts[m][_category(cards, m)] += weight
+                    yield cards, weight
             rest = total - flush_total
             if rest:
                 cards = [52] if joker else []
                 _deal_other_suits(cards, held, (0, 1, 2, 3))
-                for m in Match:
-                    counts[m][_category(cards, m)] += rest
+                yield cards, rest
+
+
+def compute_category_counts(ranks: Iterable[int] = range(13), size: int = 7
+                            ) -> dict[Match, Counts]:
+    """Count every bonus category, for each kind of match, over all hands of a deck.
+
+    The deck is the four suits of ``ranks`` (rank indexes, 0 = deuce .. 12 = ace) and
+    the joker; the default is the full 53-card deck.
+    """
+    counts = {m: dict.fromkeys(BonusCategory, 0) for m in Match}
+    for cards, weight in hand_classes(ranks, size):
+        for m in Match:
+            counts[m][_category(cards, m)] += weight
     return counts
+
+
+def count_hands(judge: Callable[[Sequence[int]], bool], ranks: Iterable[int] = range(13),
+                size: int = 7) -> int:
+    """Count the hands ``judge`` accepts, exactly, class by class (``hand_classes``)."""
+    return sum(weight for cards, weight in hand_classes(ranks, size) if judge(cards))
+
+
+@cache
+def queen_high_count() -> int:
+    """Return how many of the 154,143,080 seven-card hands are a queen-high pai gow.
+
+    Judged by the engine's own rule (``hands.is_queen_high_pai_gow``, the no-commission
+    push and Queen's Dragon) on every class of hands: 2,719,500.
+    """
+    return count_hands(is_queen_high_pai_gow)
 
 
 @cache
@@ -130,18 +160,29 @@ def counts_json(counts: dict[Match, Counts]) -> str:
 def house_edge(table: PayTable | str, meter_cents: int | None = None) -> Fraction:
     """Return a table's house edge exactly, as a fraction of the bet.
 
-    For a progressive, the bet is its fixed amount and ``meter_cents`` the meter.
+    For a progressive, the bet is its fixed amount and ``meter_cents`` the meter; a
+    table paid "for 1" returns no stake to a winner (``PayTable.net_cents``). Queen's
+    Dragon is judged on the banker's seven cards: its paying hands are the queen-high
+    pai gows (``queen_high_count``), every other hand loses the bet.
     """
     table = load_table(table) if isinstance(table, str) else table
+    bet = table.fixed_bet_cents or 100
+    if table.kind is TableKind.QUEENS_DRAGON:
+        line = table.line_by_slug(QUEEN_HIGH_SLUG)
+        if line is None:
+            raise ValueError(f"{table.title} has no queen-high pai gow line.")
+        hits = queen_high_count()
+        expected = (Fraction(hits * table.net_cents(line.win_cents(bet), bet), ALL_HANDS)
+                    + Fraction((ALL_HANDS - hits) * -bet, ALL_HANDS))
+        return -expected / bet
     if table.kind not in (TableKind.BONUS, TableKind.PROGRESSIVE):
         raise ValueError(f"{table.title} has no house edge of its own: it is not a bet on a hand.")
-    bet = table.fixed_bet_cents or 100
     counts = category_counts(table.match)
     expected = Fraction(0)
     for category, hands in counts.items():
         line = table.line_for(category)
-        value = line.win_cents(bet, meter_cents) if line else -bet
-        expected += Fraction(hands * value, ALL_HANDS)
+        paid = line.win_cents(bet, meter_cents) if line else 0
+        expected += Fraction(hands * table.net_cents(paid, bet), ALL_HANDS)
     return -expected / bet
 
 

@@ -109,6 +109,8 @@ class ExamRecord:
     profile: str
     criterion: Criterion
     figures: Figures
+    # The table rules kept at scheduling (``CertificationExam.table_rules``); None: unknown.
+    table_rules: Mapping[str, Any] | None = None
 
     @property
     def open(self) -> bool:

@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 
 from trainer.engine.messages import N_, EngineError
+from trainer.engine.profiles import TableProfile
 from trainer.extensions import db
 from trainer.models import (
     Attempt,
@@ -30,7 +31,7 @@ from trainer.models import (
     User,
     utcnow,
 )
-from trainer.services import audit, house_ways
+from trainer.services import audit, house_ways, profiles
 from trainer.services import drills as drill_service
 from trainer.services.certification.criteria import Criterion
 from trainer.services.certification.sealing import (
@@ -52,7 +53,9 @@ __all__ = [
     "bring_up_to_date",
     "exam_deadline",
     "exam_in_progress",
+    "exam_rules",
     "get_exam",
+    "kept_rules",
     "open_exams",
     "record_results",
     "schedule_exam",
@@ -97,6 +100,9 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
         house_way=group.house_way,
         house_way_digest=house_ways.pin(group.house_way),
         profile=group.profile,
+        # The rules themselves, not only their name: a manager's later edit of a custom
+        # profile changes neither this exam nor its session (issue 24).
+        table_rules=kept_rules(group.profile),
         foul_policy=None if settings.foul_policy is None else str(settings.foul_policy),
         status=ExamStatus.SCHEDULED,
     )
@@ -106,10 +112,33 @@ def schedule_exam(group_id: int, trainee_id: int, kind: str, scheduled_by_id: in
         "trainee_id": trainee.id, "login": trainee.login, "group_id": group.id, "kind": kind,
         "length": exam.length, "time_limit_ms": exam.time_limit_ms,
         "house_way": exam.house_way, "profile": exam.profile, "criteria": exam.criteria,
-        "foul_policy": exam.foul_policy,
+        "foul_policy": exam.foul_policy, "table_rules": exam.table_rules,
     })
     db.session.commit()
     return exam.id
+
+
+def kept_rules(profile: str) -> dict[str, Any]:
+    """Return a profile's rules as an exam keeps them: its data now, ``TableProfile.as_dict()``."""
+    try:
+        return profiles.table_profile(profile).as_dict()
+    except profiles.ProfileError as error:
+        raise ExamError(N_("The group's table rules “%(name)s” are not known; choose the "
+                           "group's table rules again first."), name=profile) from error
+
+
+def exam_rules(exam: CertificationExam) -> TableProfile | None:
+    """Return the table rules an exam runs under: those kept at scheduling.
+
+    None when none were kept (the profile was unknown when the migration filled them):
+    the session then reads the profile by its name, as exams before issue 24 did.
+    """
+    if not exam.table_rules:
+        return None
+    try:
+        return TableProfile.from_dict(dict(exam.table_rules))
+    except ValueError:
+        return None
 
 
 def open_exams(trainee_id: int, kind: str | None = None) -> list[CertificationExam]:
@@ -153,6 +182,8 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
         house_way=exam.house_way, profile=exam.profile, group_id=exam.group_id,
         # The rules at scheduling (None on exams scheduled before they were kept: pinned now).
         house_way_digest=exam.house_way_digest,
+        # The table rules at scheduling, whatever the profile holds now.
+        table=exam_rules(exam),
     )
     if exam.foul_policy is not None:
         settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))

@@ -59,8 +59,11 @@ from trainer.services.reports.figures import (
     weakest_first,
 )
 
-# Sessions whose questions count towards certification: the clock was running.
+# Sessions whose questions count towards certification: the clock was running, and
+# the questions were dealt by the normal, balanced generator. "My mistakes" and other
+# focused sessions are practice only, timed or not (issue 24; docs/dashboards.md).
 TIMED_MODES = ("timed", "exam")
+COUNTED_DEALT = "balanced"
 MISTAKES = 20
 RECENT_SESSIONS = 30
 # The SQLite-only paths work per (trainee, drill) pair, this many pairs to a
@@ -425,7 +428,10 @@ def rule_figures(
 
 
 def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequence[Any]) -> Any:
-    """The last ``window`` timed attempts of ``kind`` of each user, ranked newest first.
+    """The last ``window`` counted attempts of ``kind`` of each user, ranked newest first.
+
+    Counted: of a timed session or exam dealt by the balanced generator (``TIMED_MODES``,
+    ``COUNTED_DEALT``), never of "my mistakes" or other focused practice.
 
     First each user's cutoff, the time of their window-th latest timed answer (one
     short walk down the (user_id, kind, answered_at) index per user), then only
@@ -436,7 +442,7 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
         select(older.answered_at)
         .join(older_session, older_session.id == older.session_id)
         .where(older.user_id == User.id, older.kind == kind,
-               older_session.mode.in_(TIMED_MODES))
+               older_session.mode.in_(TIMED_MODES), older_session.dealt == COUNTED_DEALT)
         .order_by(older.answered_at.desc())
         .limit(1)
         .offset(window - 1)
@@ -465,6 +471,7 @@ def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequ
         .join(cutoffs, cutoffs.c.user_id == Attempt.user_id)
         .where(
             Attempt.kind == kind, DrillSession.mode.in_(TIMED_MODES),
+            DrillSession.dealt == COUNTED_DEALT,
             Attempt.answered_at >= cutoffs.c.cutoff,
         )
     )
@@ -537,7 +544,7 @@ def as_record(exam: CertificationExam) -> ExamRecord:
     return ExamRecord(
         id=exam.id, trainee_id=exam.trainee_id, kind=exam.kind, status=exam.status,
         scheduled_at=exam.scheduled_at, finished_at=exam.finished_at, passed=exam.passed,
-        house_way=exam.house_way, profile=exam.profile,
+        house_way=exam.house_way, profile=exam.profile, table_rules=exam.table_rules,
         criterion=Criterion.from_dict(exam.criteria),
         figures=Figures(exam.counted or 0, exam.right or 0,
                         None if exam.median_ms is None else float(exam.median_ms)),
@@ -591,6 +598,8 @@ class SessionRow:
     finished_at: datetime | None
     house_way: str
     figures: Figures
+    # How it was dealt (``DrillSession.dealt``): only "balanced" ever counts.
+    dealt: str = COUNTED_DEALT
 
 
 def recent_mistakes(user_id: int, limit: int = MISTAKES) -> list[Mistake]:
@@ -626,6 +635,6 @@ def recent_sessions(user_id: int, limit: int = RECENT_SESSIONS) -> list[SessionR
     } if ids else {}
     return [
         SessionRow(s.id, s.kind, s.mode, s.length, s.started_at, s.finished_at, s.house_way,
-                   figures.get(s.id, Figures()))
+                   figures.get(s.id, Figures()), s.dealt)
         for s in sessions
     ]

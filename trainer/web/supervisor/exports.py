@@ -20,9 +20,10 @@ from trainer.services.certification import exams as certification
 from trainer.services.reports import pages as reports
 from trainer.services.reports.figures import Figures
 from trainer.web.csv_export import csv_response
+from trainer.web.drills import session_mode_name
 from trainer.web.filters import drill_title
+from trainer.web.names import rule_name
 from trainer.web.supervisor.base import (
-    MODE_NAMES,
     PERIOD_NAMES,
     READINESS_NAMES,
     bp,
@@ -56,7 +57,8 @@ def export_attempts(group_id: int) -> Response:
     certification.bring_up_to_date([m.user_id for m in group.memberships])
     members = select(Membership.user_id).where(Membership.group_id == group.id)
     query = (
-        select(User.name, User.login, Attempt.kind, DrillSession.mode, DrillSession.house_way,
+        select(User.name, User.login, Attempt.kind, DrillSession.mode, DrillSession.dealt,
+               DrillSession.house_way,
                Attempt.session_id, Attempt.position, Attempt.answered_at, Attempt.correct,
                Attempt.timed_out, Attempt.rule_id, Attempt.elapsed_ms, Attempt.seed)
         .join(User, User.id == Attempt.user_id)
@@ -82,13 +84,15 @@ def export_attempts(group_id: int) -> Response:
 
     def rows() -> Iterator[list[Any]]:
         yield [_("Trainee"), _("Login"), _("Drill"), _("Mode"), _("House way"), _("Session"),
-               _("Question no."), _("Answered (UTC)"), _("Result"), _("Rule"), _("Rule family"),
+               _("Question no."), _("Answered (UTC)"), _("Result"), _("Rule"), _("Rule id"),
+               _("Rule family"),
                _("Time (s)"), _("Seed")]
         for r in db.session.execute(query.execution_options(yield_per=1000)):
-            yield [r.name, r.login, drill_title(r.kind), str(MODE_NAMES.get(r.mode, r.mode)),
+            yield [r.name, r.login, drill_title(r.kind), session_mode_name(r.mode, r.dealt),
                    r.house_way, r.session_id, r.position, _utc(r.answered_at),
-                   _result(r.correct, r.timed_out), r.rule_id or "",
-                   rule_family(r.rule_id or ""), f"{r.elapsed_ms / 1000:.1f}", r.seed]
+                   # The rule in words (issue 26) beside its id, for a spreadsheet's filters.
+                   _result(r.correct, r.timed_out), rule_name(r.rule_id, r.house_way) if r.rule_id else "",
+                   r.rule_id or "", rule_family(r.rule_id or ""), f"{r.elapsed_ms / 1000:.1f}", r.seed]
 
     return csv_response(rows(), filename)
 

@@ -16,14 +16,17 @@ from wtforms.validators import NumberRange, Optional
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
 from trainer.models import AuditLog, Group
+from trainer.services import drills as drill_service
 from trainer.services.certification.criteria import Criterion
 from trainer.services.group_settings import (
+    DEFAULT_LENGTH,
     MAX_LENGTH,
     MAX_TIME_LIMIT_S,
     MIN_TIME_LIMIT_S,
     DrillLimits,
     GroupSettings,
 )
+from trainer.web import pdf_jobs
 from trainer.web.change_history import history_rows
 from trainer.web.engine_words import say
 from trainer.web.forms import GroupForm
@@ -153,6 +156,8 @@ def edit_group(group_id: int) -> str | Response:
                 group.name = new["name"]
                 settings.save_to(group)
                 db.session.commit()
+                # The group's printed sheets, made now by a job worker (issue 25).
+                pdf_jobs.prepare_group(group)
                 flash(_("Group %(name)s saved. New sessions use these settings.", name=group.name),
                       "success")
             else:
@@ -163,5 +168,10 @@ def edit_group(group_id: int) -> str | Response:
         .order_by(AuditLog.at.desc(), AuditLog.id.desc()).limit(50)
     ).scalars().all()
     history = history_rows(entries)
+    # What an empty field means, shown in it (issue 26): the drill's own length and limits.
+    defaults = {kind: {"length": drill_service.session_length(kind, DEFAULT_LENGTH),
+                       "time": get_drill(kind).default_time_limit_s, "examlength": 50,
+                       "examtime": get_drill(kind).default_time_limit_s}
+                for kind in drill_kinds()}
     return render_template("supervisor/group_settings.html", form=form, group=group,
-                           kinds=drill_kinds(), history=history)
+                           kinds=drill_kinds(), history=history, defaults=defaults)

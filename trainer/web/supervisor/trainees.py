@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login, utcnow
+from trainer.models.user import PasswordRefused
 from trainer.services import audit, stored_answers
 from trainer.services.certification import exams as certification
 from trainer.services.drills import regrade, replay_question
@@ -20,7 +21,7 @@ from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.engine_words import say
 from trainer.web.filters import drill_title, percent
-from trainer.web.forms import NewTraineeForm, ResetPasswordForm, add_error
+from trainer.web.forms import NewTraineeForm, ResetPasswordForm, add_error, password_words
 from trainer.web.main import recent_attempts, supervised_groups
 from trainer.web.supervisor.base import (
     MODE_NAMES,
@@ -195,11 +196,15 @@ def password_reset_page(account: User, done_url: str) -> str | Response:
     form = ResetPasswordForm()
     form.account_login = account.login
     if form.validate_on_submit():
-        account.set_password(form.password.data or "")
-        audit.record(current_user.id, "account.password-reset", "user", account.id)
-        db.session.commit()
-        flash(_("New password set for %(name)s.", name=account.name), "success")
-        return redirect(done_url)
+        try:
+            account.set_password(form.password.data or "")
+        except PasswordRefused as refused:  # the current password (the form checked the rest)
+            add_error(form.password, password_words(refused.problem))
+        else:
+            audit.record(current_user.id, "account.password-reset", "user", account.id)
+            db.session.commit()
+            flash(_("New password set for %(name)s.", name=account.name), "success")
+            return redirect(done_url)
     return render_template("supervisor/reset_password.html", form=form, trainee=account)
 
 

@@ -1,0 +1,167 @@
+"""Issue 26, words and numbers: every time, percentage and amount on the trainee's and the
+supervisor's pages is written with the reader's decimal mark ("2,3 s", "67 %", "47,50 US$"
+in Portuguese; "2.3 s" in English), and each language's settlement and round buttons are
+answered by the initials of their own words, all different ("Ganha G · Empate E · Perde P",
+never "Ganha W · Empate P · Perde L").
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from trainer.extensions import db
+from trainer.models import Attempt, Role
+from trainer.services import languages
+from web.helpers import login, post_form
+from web.test_drills import fetch_question, issued, send_answer, start
+
+LANGUAGES = ("en", "pt", "es", "it", "ru")
+DECIMAL = {"en": ".", "pt": ",", "es": ",", "it": ",", "ru": ","}
+SPACE = "[ \u00a0\u202f]"
+# A number with a decimal part (one or two figures: a thousands group has three) next to
+# its unit: seconds ("2,3 s", "2,3 с"), a percentage, or an amount with its currency sign.
+UNIT_AFTER = re.compile(rf"(\d[.,]\d{{1,2}})(?!\d){SPACE}?(?:s|с|%|US\$|\$)(?![\w])")
+SIGN_BEFORE = re.compile(rf"(?:US\$|R\$|\$){SPACE}?[\d.,{SPACE[1:-1]}]*?(\d[.,]\d{{1,2}})(?!\d)")
+
+
+# A bare figure in a table's number column or a fact ("Time (s)": 2,3).
+CELL = re.compile(r'<(?:td class="num[^"]*"|dd)>\s*(\d+[.,]\d{1,2})\s*<')
+
+
+def text_of(page: str) -> str:
+    """A page's words as read: tags, scripts and attributes dropped, entities read."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def marks(page: str) -> set[str]:
+    """The decimal marks of the page's times, percentages and amounts."""
+    words = text_of(page)
+    return {m[-3] if m[-3] in ".," else m[-2] for m in
+            UNIT_AFTER.findall(words) + SIGN_BEFORE.findall(words) + CELL.findall(page)}
+
+
+def _set_language(app: Flask, user_id: int, lang: str) -> None:
+    with app.app_context():
+        languages.set_user_language(user_id, lang)
+        db.session.commit()
+
+
+def _play(app: Flask, client: FlaskClient, kind: str, answers: int) -> tuple[int, list[str]]:
+    """Answer ``answers`` questions of a timed session with the engine's probe answer; return
+    the session's id and each feedback's HTML."""
+    from trainer.engine.drills import DRILLS
+
+    session_id = start(client, kind, mode="practice")
+    feedback = []
+    for position in range(1, answers + 1):
+        assert fetch_question(client, session_id).status_code == 200
+        question, _context = issued(app, session_id, position)
+        reply = send_answer(client, session_id, position, DRILLS[kind].probe(question))
+        assert reply.status_code == 200, reply.get_data(as_text=True)
+        feedback.append(reply.get_json()["html"])
+    return session_id, feedback
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_times_percentages_and_money_use_the_reader_s_decimal_mark(
+        app: Flask, client: FlaskClient, make_user: Any, supervisor: Any, group: int,
+        lang: str) -> None:
+    trainee = make_user(Role.TRAINEE, login="reader", group_id=group)
+    _set_language(app, trainee.id, lang)
+    _set_language(app, supervisor.id, lang)
+    login(client, trainee)
+    session_id, feedback = _play(app, client, "settlement", 3)
+    with app.app_context():  # answers that took 2.25 s, 3.5 s, 4.75 s: times with decimals
+        ids = db.session.execute(db.select(Attempt.id).filter_by(session_id=session_id)
+                                 .order_by(Attempt.position)).scalars().all()
+        for attempt, ms in zip(ids, (2_250, 3_500, 4_750), strict=True):
+            # A test's own fixture: the record is append-only for the app, not for its tests.
+            db.session.execute(sa.update(Attempt).where(Attempt.id == attempt).values(
+                elapsed_ms=ms, correct=attempt != ids[0]))
+        attempt_id = ids[0]
+        db.session.commit()
+    pages = {f"feedback {n}": page for n, page in enumerate(feedback, start=1)}
+    for path in ("/", "/results", f"/results/{attempt_id}", f"/drills/sessions/{session_id}/summary"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        pages[path] = response.get_data(as_text=True)
+    post_form(client, "/auth/logout")
+    login(client, supervisor)
+    for path in (f"/supervisor/groups/{group}", f"/supervisor/groups/{group}?drill=settlement",
+                 f"/supervisor/trainees/{trainee.id}", f"/supervisor/trainees/{trainee.id}/report",
+                 f"/supervisor/attempts/{attempt_id}/replay"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        pages[path] = response.get_data(as_text=True)
+
+    seen = set()
+    wrong = {}
+    for name, page in pages.items():
+        found = marks(page)
+        seen |= found
+        if found - {DECIMAL[lang]}:
+            words = text_of(page)
+            wrong[name] = sorted({m.group(0) for p in (UNIT_AFTER, SIGN_BEFORE) for m in p.finditer(words)
+                                  if DECIMAL[lang] not in m.group(0)}
+                                 | {c for c in CELL.findall(page) if DECIMAL[lang] not in c})[:6]
+    assert wrong == {}, f"{lang}: figures with the wrong decimal mark: {wrong}"
+    assert seen == {DECIMAL[lang]}, f"no decimal figure found on the pages in {lang}: {seen}"
+
+
+def initial(word: str) -> str:
+    """A word's first letter, lower-cased."""
+    return next((c.lower() for c in word if c.isalpha()), "")
+
+
+BUTTON = re.compile(r'data-key="([^"]*)"><span>([^<]*?) <kbd aria-hidden="true">([^<]*)</kbd>')
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_settlement_keys_are_the_initials_of_the_language_s_own_words(
+        app: Flask, client: FlaskClient, trainee: Any, lang: str) -> None:
+    _set_language(app, trainee.id, lang)
+    login(client, trainee)
+    session_id = start(client, "settlement", mode="practice")
+    page = fetch_question(client, session_id).get_json()["html"]
+    seat = page.split("<fieldset", 2)[1]  # the first seat's three buttons
+    buttons = BUTTON.findall(html.unescape(seat))
+    assert len(buttons) == 3, seat
+    keys = [key for key, _word, _shown in buttons]
+    for key, word, shown in buttons:
+        assert key == initial(word), f"{lang}: {word!r} is answered by {key!r}, not its initial"
+        assert shown == key.upper(), f"{lang}: the button shows {shown!r} for key {key!r}"
+    assert len(set(keys)) == 3, f"{lang}: the settlement keys repeat: {buttons}"
+    if lang != "en":  # the language's own words, not English ones (a missing translation)
+        assert [w for _k, w, _s in buttons] != ["Win", "Push", "Lose"] or \
+            keys == ["w", "p", "l"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round_keys_are_the_initials_of_take_and_pay_in_the_language(
+        app: Flask, client: FlaskClient, trainee: Any, lang: str) -> None:
+    from trainer.engine.drills import DRILLS
+
+    _set_language(app, trainee.id, lang)
+    login(client, trainee)
+    session_id = start(client, "round", mode="practice")
+    for position in (1, 2):  # the action and the banker's hand
+        fetch_question(client, session_id)
+        question, _context = issued(app, session_id, position)
+        assert send_answer(client, session_id, position, DRILLS["round"].probe(question)).status_code == 200
+    page = html.unescape(fetch_question(client, session_id).get_json()["html"])
+    take = re.search(r'data-take="\d+">([^<]*?) <kbd aria-hidden="true">([^<]*)</kbd>', page)
+    pay = re.search(r'data-pay="\d+">([^<]*?) <kbd aria-hidden="true">([^<]*)</kbd>', page)
+    assert take and pay, page
+    keys = re.search(r'data-key-take="([^"]*)" data-key-pay="([^"]*)"', page)
+    assert keys and keys.groups() == (initial(take.group(1)), initial(pay.group(1)))
+    assert take.group(2) == keys.group(1).upper() and pay.group(2) == keys.group(2).upper()
+    assert keys.group(1) != keys.group(2)
+    prompt = text_of(page if "prompt" in page else "")
+    assert f" {keys.group(1).upper()} " in " ".join(prompt.split()) or "%(take)s" not in prompt

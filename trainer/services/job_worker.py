@@ -1,0 +1,210 @@
+"""The job worker (issue 25): a process of its own that claims queued jobs from the database.
+
+``trainer worker`` runs one (``trainer/cli/worker.py``); any number run, on one machine
+or several, against the one database. A web process only queues jobs
+(``services/jobs.py``, ``submit``); it never runs one, and no job is ever a child of a
+web process.
+
+A worker has two *lanes*, each a thread running one job at a time: ``short`` (PDFs)
+and ``long`` (check, diff, simulate, class tables), so a PDF never waits behind a
+ten-million-deal simulation. A lane *claims* the oldest queued job of its queue:
+
+- on PostgreSQL with ``SELECT ... FOR UPDATE SKIP LOCKED`` (workers on any number of
+  machines skip each other's rows instead of queueing on them) and then the
+  conditional ``UPDATE ... WHERE status = 'queued'``; the long lane's claim also holds
+  a transaction-scoped advisory lock, so "one running long job per person" holds
+  across workers;
+- on SQLite (one machine) the same statements: SQLite has one writer at a time, and
+  the conditional update is what makes the claim exactly once.
+
+While a job runs, its heartbeat (``heartbeat_at``) is its lease: written at least
+every ``jobs.HEARTBEAT_EVERY`` seconds. A job whose lease is older than
+``stale_seconds`` lost its worker (killed, its machine gone): every worker *reaps*
+such rows before it claims, putting the job back in the queue once
+(``jobs.MAX_ATTEMPTS``), and failing it with "the worker stopped" the next time. A
+worker that finds its row taken from it discards its work (``jobs.execute``).
+
+A worker's own children (Chromium printing a PDF) are started with
+``processes.die_with_parent``: they are killed when the worker dies, however it dies.
+On SIGTERM or SIGINT a worker stops claiming, gives its running jobs back to the
+queue (another worker, or this one restarted, runs them from the start) and exits.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import timedelta
+
+from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy.orm import Session
+
+from trainer.models import Job, utcnow
+from trainer.services import jobs
+from trainer.services.jobs import LONG, QUEUED, QUEUES, RUNNING, SHORT
+
+log = logging.getLogger("trainer.worker")
+
+# The long lane's claims take this PostgreSQL advisory lock (transaction-scoped).
+CLAIM_LOCK = 25_025
+DEFAULT_POLL_SECONDS = 1.0
+
+
+class Worker:
+    """One job worker: claims, runs and reaps jobs of ``lanes`` on ``database_url``.
+
+    ``around`` is entered around every job (the CLI passes the Flask app's context, so
+    a kind that renders a page has one); ``run_once`` runs one job in the calling
+    thread (tests), ``serve`` runs every lane until ``stop`` is set.
+    """
+
+    def __init__(self, database_url: str, *, lanes: tuple[str, ...] = QUEUES,
+                 stale_seconds: int = jobs.DEFAULT_STALE_SECONDS, beat_seconds: float = 1.0,
+                 poll_seconds: float = DEFAULT_POLL_SECONDS,
+                 around: Callable[[], AbstractContextManager[object]] | None = None) -> None:
+        unknown = [lane for lane in lanes if lane not in QUEUES]
+        if unknown or not lanes:
+            raise ValueError(f"A worker's lanes are some of {', '.join(QUEUES)}, not {lanes!r}.")
+        self.database_url = database_url
+        self.lanes = tuple(dict.fromkeys(lanes))
+        self.stale_seconds = stale_seconds
+        self.beat_seconds = beat_seconds
+        self.poll_seconds = poll_seconds
+        self.around = around or contextlib.nullcontext
+        self.engine = jobs.process_engine(database_url)
+        self.name = jobs.worker_name()
+        self.postgres = self.engine.dialect.name == "postgresql"
+        self._running: dict[str, int] = {}  # lane -> the job it runs
+        self._lock = threading.Lock()
+
+    # -- claiming and reaping ---------------------------------------------------------
+
+    def claim(self, lane: str) -> int | None:
+        """Claim the oldest queued job of ``lane`` for this worker; return its id (None: none)."""
+        with Session(self.engine) as session:
+            if self.postgres and lane == LONG:
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_LOCK})
+            query = select(Job.id).where(Job.status == QUEUED, Job.queue == lane)
+            if lane == LONG:
+                # At most one running long job per person: skip the queued jobs of anyone
+                # who has one running (the system's own jobs, no one's, always go).
+                busy = select(Job.created_by_id).where(
+                    Job.status == RUNNING, Job.queue == LONG, Job.created_by_id.is_not(None))
+                query = query.where(or_(Job.created_by_id.is_(None), Job.created_by_id.not_in(busy)))
+            job_id = session.execute(
+                query.order_by(Job.id).limit(1).with_for_update(skip_locked=True)).scalar()
+            if job_id is None:
+                session.rollback()
+                return None
+            now = utcnow()
+            claimed = session.execute(
+                update(Job).where(Job.id == job_id, Job.status == QUEUED).values(
+                    status=RUNNING, started_at=now, heartbeat_at=now, worker=self.name,
+                    progress=0, message=None, attempts=Job.attempts + 1),
+                execution_options={"synchronize_session": False})
+            session.commit()
+            return job_id if getattr(claimed, "rowcount", 0) else None
+
+    def reap(self) -> tuple[int, int]:
+        """Put back in the queue (or fail, after ``MAX_ATTEMPTS``) every running job whose
+        lease expired; return how many were queued again and how many failed."""
+        cutoff = utcnow() - timedelta(seconds=self.stale_seconds)
+        seen = func.coalesce(Job.heartbeat_at, Job.started_at, Job.created_at)
+        expired = and_(Job.status == RUNNING, seen < cutoff)
+        with Session(self.engine) as session:
+            again = session.execute(
+                update(Job).where(expired, Job.attempts < jobs.MAX_ATTEMPTS).values(
+                    status=QUEUED, worker=None, started_at=None, heartbeat_at=None, progress=0,
+                    message=None),
+                execution_options={"synchronize_session": False})
+            rows = session.execute(select(Job.id).where(expired)).scalars().all()
+            failed = sum(jobs._fail(session, job_id, jobs.WORKER_STOPPED, statuses=(RUNNING,),
+                                    before=cutoff) for job_id in rows)
+            session.commit()
+        requeued = int(getattr(again, "rowcount", 0) or 0)
+        if requeued or failed:
+            log.warning("reaped jobs whose worker stopped: %s queued again, %s failed",
+                        requeued, failed)
+        return requeued, failed
+
+    # -- running -------------------------------------------------------------------
+
+    def run_once(self, lane: str | None = None) -> int | None:
+        """Reap, claim one job (of ``lane``, or of each lane in turn, short first) and run it
+        here; return its id, or None when nothing was queued."""
+        self.reap()
+        for each in (lane,) if lane is not None else self.lanes:
+            job_id = self.claim(each)
+            if job_id is not None:
+                self._run(each, job_id)
+                return job_id
+        return None
+
+    def run_all(self, limit: int = 1000) -> list[int]:
+        """Run queued jobs until none is left (tests: a deterministic drain); return their ids."""
+        done: list[int] = []
+        while len(done) < limit:
+            job_id = self.run_once()
+            if job_id is None:
+                break
+            done.append(job_id)
+        return done
+
+    def _run(self, lane: str, job_id: int) -> None:
+        with self._lock:
+            self._running[lane] = job_id
+        try:
+            with self.around():
+                jobs.execute(job_id, self.name, self.engine, beat_seconds=self.beat_seconds)
+        except Exception:  # a worker outlives any one job's failure (execute records it)
+            log.exception("job %s: the worker could not finish it", job_id)
+        finally:
+            with self._lock:
+                self._running.pop(lane, None)
+
+    def serve(self, stop: threading.Event) -> None:
+        """Run every lane in a thread of its own until ``stop`` is set; then give back the
+        jobs still running and return."""
+        threads = [threading.Thread(target=self._lane, args=(lane, stop), name=f"lane-{lane}",
+                                    daemon=True) for lane in self.lanes]
+        for thread in threads:
+            thread.start()
+        log.info("worker %s: lanes %s", self.name, ", ".join(self.lanes))
+        stop.wait()
+        given = self.give_back()
+        for thread in threads:
+            thread.join(timeout=10)
+        log.info("worker %s stopped (%s job(s) given back to the queue)", self.name, given)
+
+    def _lane(self, lane: str, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                job_id = self.run_once(lane)
+            except Exception:  # the database away for a moment: try again after a pause
+                log.exception("worker %s, lane %s: could not claim a job", self.name, lane)
+                job_id = None
+            if job_id is None:
+                stop.wait(self.poll_seconds)
+
+    def give_back(self) -> int:
+        """Put this worker's running jobs back in the queue (not counting it as an attempt);
+        their runs here stop at their next progress report and write nothing."""
+        with self._lock:
+            running = list(self._running.values())
+        if not running:
+            return 0
+        with Session(self.engine) as session:
+            given = session.execute(
+                update(Job).where(Job.id.in_(running), Job.status == RUNNING,
+                                  Job.worker == self.name).values(
+                    status=QUEUED, worker=None, started_at=None, heartbeat_at=None, progress=0,
+                    message=None, attempts=func.max(Job.attempts - 1, 0) if not self.postgres
+                    else func.greatest(Job.attempts - 1, 0)),
+                execution_options={"synchronize_session": False})
+            session.commit()
+        return int(getattr(given, "rowcount", 0) or 0)
+
+
+__all__ = ["LONG", "SHORT", "Worker"]
