@@ -19,7 +19,8 @@ from flask import Flask
 from e2e import test_layout_browser as layout
 from e2e.conftest import ARTIFACTS, sign_in
 from e2e.test_layout_browser import AXE, OVERFLOW, SETTLE, require_axe
-from trainer.cli.accounts import DEMO_SUPERVISOR, DEMO_TRAINEES
+from e2e.test_reference_browser import pdf_pages
+from trainer.cli.accounts import DEMO_MANAGER, DEMO_SUPERVISOR, DEMO_TRAINEES
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import User
@@ -85,6 +86,11 @@ STICKS_OUT = """() => {
       return r.width && (r.right > edge.right + 1 || r.left < edge.left - 1); })
     .slice(0, 3).map((el) => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 12)}"`);
 }"""
+
+# The header's parts' widths, unfolded: what would not fit one line.
+MENU_WIDTHS = """() => { document.querySelector(".topbar").classList.remove("menu-folded");
+  return Array.from(document.querySelectorAll(".topbar > *, .nav a, .logout > *"))
+    .map((e) => e.className + ":" + Math.round(e.getBoundingClientRect().width)).join(" "); }"""
 
 SEAT_ROWS = """() => Array.from(document.querySelectorAll("#question tr[data-seat]"))
   .map((tr) => Math.round(tr.getBoundingClientRect().height))"""
@@ -168,6 +174,26 @@ def test_a_settlement_seat_is_one_row_on_tablets_and_phones(
         if position < 6:
             page.click("#next")
     assert most >= 4, f"no table of four seats or more in six questions ({most})"
+    # The supervisor's printable report of those answers (mistakes of big tables): on one
+    # Letter page as it says, and no wider than a phone.
+    page.context.clear_cookies()
+    sign_in(page, live_server, DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2], home="h1")
+    with app.app_context():
+        trainee_id = db.session.execute(
+            db.select(User.id).filter_by(login=DEMO_TRAINEES[0][0])).scalar_one()
+    page.goto(f"{live_server}/supervisor/trainees/{trainee_id}/report?period=all")
+    page.wait_for_selector("#report-mistakes")
+    sizes.check("report", {"390x844": SIZES["390x844"], "768x1024": SIZES["768x1024"]})
+    page.emulate_media(media="print")
+    letter = page.pdf(format="Letter", print_background=True)
+    page.emulate_media(media="null")
+    (SHOTS / "report-letter.pdf").write_bytes(letter)
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 720, "height": 960})  # Letter less 12 mm margins, at 96 dpi
+    page.screenshot(path=str(SHOTS / "report-print-letter.png"), full_page=True)
+    page.emulate_media(media="null")
+    if pdf_pages(letter) != 1:
+        sizes.problems.append(f"the report prints on {pdf_pages(letter)} Letter pages")
     assert sizes.problems == [], "\n".join(sizes.problems)
 
 
@@ -244,20 +270,24 @@ def test_the_class_table_stays_a_table_with_the_names_fixed(
 
 
 def test_a_skip_link_and_a_one_line_menu_at_1366_in_every_language(
-        app: Flask, live_server: str, page: Any) -> None:
+        app: Flask, live_server: str, page: Any, make_user: Any) -> None:
     """The menu's links and the sign-out button on one line at 1366 (in English always;
     in a language whose words do not fit, folded behind the "Menu" button on a header of
     one line), for the trainee and the supervisor; the first Tab reaches a skip link that
     moves the focus to the page's content."""
     problems = []
-    for login, password, home in ((DEMO_TRAINEES[0][0], None, "#trainee-home"),
-                                  (DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2], "h1")):
+    admin = make_user(role="admin", login="menu-admin")
+    accounts = [(DEMO_TRAINEES[0][0], None, "#trainee-home", LANGUAGES),
+                (DEMO_SUPERVISOR[0], DEMO_SUPERVISOR[2], "h1", LANGUAGES),
+                (DEMO_MANAGER[0], DEMO_MANAGER[2], "h1", ("en",)),
+                (admin.login, admin.password, "h1", ("en",))]
+    for login, password, home, langs in accounts:
         page.context.clear_cookies()
         if password is None:
             sign_in(page, live_server)
         else:
             sign_in(page, live_server, login, password, home=home)
-        for lang in LANGUAGES:
+        for lang in langs:
             with app.app_context():
                 user = db.session.execute(db.select(User).filter_by(login=login)).scalar_one()
                 languages.set_user_language(user.id, lang)
@@ -275,7 +305,8 @@ def test_a_skip_link_and_a_one_line_menu_at_1366_in_every_language(
                 if not page.locator(".menu-button").is_visible() or header["height"] > 80:
                     problems.append(f"{login} in {lang}: the folded menu is not one line")
                 if lang == "en":
-                    problems.append(f"{login} in English: the menu folds at 1366")
+                    widths = page.evaluate(MENU_WIDTHS)
+                    problems.append(f"{login} in English: the menu folds at 1366: {widths}")
             elif max(centres) - min(centres) > 4 or header["height"] > 80:
                 problems.append(f"{login} in {lang}: the menu takes more than a line at 1366 "
                                 f"({header['height']} px)")

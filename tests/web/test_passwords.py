@@ -13,7 +13,7 @@ import pytest
 from trainer.extensions import db
 from trainer.models import AuditLog, User
 
-from .helpers import login, post_form
+from .helpers import csrf_token, login, post_form
 
 SAME_AS_LOGIN = "may not be the same as the login"
 COMMON = "list of common passwords"
@@ -221,6 +221,10 @@ def test_an_account_with_a_weak_password_is_sent_to_change_it_at_its_next_sign_i
     for path in ("/", "/drills/", "/auth/account"):
         response = client.get(path)
         assert response.status_code == 303 and response.headers["Location"] == "/auth/password", path
+    posted = client.post("/auth/account", data={"csrf_token": csrf_token(client, "/auth/password"),
+                                                "time_zone": "Europe/London"})
+    assert posted.status_code == 303 and posted.headers["Location"] == "/auth/password"
+    assert _user(app, trainee.login).time_zone is None
     page = client.get("/auth/password")
     assert page.status_code == 200
     assert "does not meet the password rules any more" in _text(page)

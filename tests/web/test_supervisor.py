@@ -42,7 +42,8 @@ def test_overview_shows_trainees_badges_and_sparklines(app, client, supervisor, 
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert 'id="overview-table"' in html and 'data-readiness="no-data"' in html
-    assert html.count('class="chart sparkline"') == 1
+    # One day of answers: its figure in words, not a one-dot trend (issue 26).
+    assert html.count('class="chart sparkline"') == 0 and html.count('class="spark-single"') == 1
     assert "two-pair" in html  # weakest families
     for period in ("7d", "30d", "all"):
         for sort in ("name", "readiness", "last", "attempts", "median:house-way"):

@@ -18,6 +18,8 @@ sentence and whose ``message`` is the ``Message``. The values a template takes:
 - a ``Money`` amount of whole cents (``$47.50`` in English, the reader's money by the web);
 - a ``Lowered`` word (one of the above with a small first letter, in any language);
 - a ``Capital`` word (one of the above with a capital first letter);
+- a ``Translated`` text (data's own words, a house way's sheet sentence, with the data's
+  translations: the web picks the reader's language);
 - anything else (a card as notation, a seat number, typed text) is shown as it is.
 """
 from __future__ import annotations
@@ -156,6 +158,34 @@ class Worded:
 
     def __repr__(self) -> str:
         return f"Worded({self.english!r}, {self.said!r})"
+
+
+class Translated:
+    """Words that are data (a house way's sheet sentence, its title), with the data's own
+    translations: ``str()`` is the English original; the web says the reader's language's
+    text (``texts[lang]``), else the English (docs/languages.md)."""
+
+    __slots__ = ("english", "texts")
+
+    def __init__(self, english: str, texts: Mapping[str, str] | None = None) -> None:
+        self.english, self.texts = english, dict(texts or {})
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"Translated({self.english!r}, {self.texts!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Translated) and other.english == self.english
+                and other.texts == self.texts)
+
+    def __hash__(self) -> int:
+        return hash(self.english)
+
+    def text_in(self, lang: str | None) -> str:
+        """Return the text in a language, the English original when the data has none."""
+        return self.texts.get(lang or "", self.english)
 
 
 class Capital:

@@ -38,7 +38,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
 from trainer.engine.drills import DRILLS, DrillContext, Grade, get_drill, new_question
-from trainer.engine.drills.explain import Feedback
+from trainer.engine.drills.explain import Feedback, Text
+from trainer.engine.house_way import HouseWayError
 from trainer.engine.messages import N_, Joined, Message
 from trainer.engine.profiles import FoulPolicy, TableProfile
 from trainer.extensions import db
@@ -181,7 +182,8 @@ class IssuedView:
     issued_at: datetime
     time_limit_ms: int | None
     remaining_ms: int | None
-    hint: str | None
+    # A sentence of the engine's (``explain.hint``), said in the reader's language by the web.
+    hint: Text | None
 
 
 def missed_rules(user_id: int, kind: str, limit: int = MISTAKE_RULES) -> tuple[str, ...]:
@@ -620,10 +622,15 @@ def _view(session: SessionRow, issued: IssuedRow) -> IssuedView:
     if session.time_limit_ms is not None:
         remaining = max(0, session.time_limit_ms - _elapsed_ms(issued_at, utcnow()))
     shown = {k: v for k, v in issued.question.items() if k != "seed"}
-    hint = None
+    hint: Text | None = None
     if session.mode == "practice" and issued.rule_id:
-        # The rule family in words and what to look at (the drill's own hint).
-        hint = get_drill(session.kind).hint(issued.rule_id)
+        # The drill's own hint: what to look at, or what the group's house way does with
+        # this hand (its deciding rule in words, from the way already loaded: no query).
+        drill = get_drill(session.kind)
+        try:
+            hint = drill.hint(issued.rule_id, issued.question, _context(issued.context))
+        except (HouseWayError, LookupError, ValueError):  # the way is not stored: no way's words
+            hint = drill.hint(issued.rule_id)
     return IssuedView(
         session_id=session.id,
         position=issued.position,

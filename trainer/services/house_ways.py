@@ -186,6 +186,16 @@ def _latest_numbers() -> dict[int, int]:
     return {int(way_id): int(number) for way_id, number in rows}
 
 
+def latest_ref(slug: str) -> str | None:
+    """Return the ref of a custom way's newest published version; None when it has none."""
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
+        return None
+    number = db.session.execute(
+        select(func.max(HouseWayVersion.number)).join(CustomHouseWay)
+        .where(CustomHouseWay.slug == slug)).scalar_one_or_none()
+    return None if number is None else f"{slug}@{int(number)}"
+
+
 def _choice(version: HouseWayVersion, latest: int) -> HouseWayChoice:
     data = version.data or {}
     return HouseWayChoice(version.ref, str(data.get("title") or version.ref),

@@ -97,10 +97,25 @@ def _shown_answer(kind: str, question: dict[str, Any] | None, answer: Any) -> Sh
     return ShownAnswer(None, unreadable=True, raw=excerpt(answer))
 
 
+def _with_seats(question: dict[str, Any], answer: Any) -> Any:
+    """Name each settled position of an answer by its seat, as the question does ("Seat 2",
+    never "Position 1" beside it; issue 26): answers are stored in the question's order."""
+    seats = question.get("positions")
+    given = answer.get("positions") if isinstance(answer, dict) else None
+    if not isinstance(seats, list) or not isinstance(given, list) or len(seats) != len(given):
+        return answer
+    return {**answer, "positions": [
+        {**p, "seat": s["seat"]} if isinstance(p, dict) and isinstance(s, dict) and "seat" in s else p
+        for p, s in zip(given, seats, strict=True)]}
+
+
 def shown_attempt(kind: str, question: Any, answer: Any) -> ShownAttempt:
     """Return what a page may show of an attempt's question and answer."""
     readable = readable_question(kind, question)
-    return ShownAttempt(readable, excerpt(question), _shown_answer(kind, readable, answer))
+    given = _shown_answer(kind, readable, answer)
+    if readable is not None and given.answer is not None:
+        given = replace(given, answer=_with_seats(readable, given.answer))
+    return ShownAttempt(readable, excerpt(question), given)
 
 
 def attempt_feedback(kind: str, question: Any, answer: Any, timed_out: bool = False

@@ -32,6 +32,7 @@ from trainer.engine.messages import (
     Message,
     Money,
     Plural,
+    Translated,
     Worded,
     capital,
     lowered,
@@ -95,6 +96,8 @@ def _value(value: Any) -> str:
         return lowered(_value(value.value), value.whole)
     if isinstance(value, Capital):
         return capital(_value(value.value))
+    if isinstance(value, Translated):  # data's own words: the data's translation, if any
+        return value.text_in(languages.language())
     if isinstance(value, HandName):
         return hand_name(value)
     if isinstance(value, Worded):
@@ -129,7 +132,7 @@ def hand_name(name: HandName) -> str:
     return said
 
 
-def text(sentence: str | Message) -> str:
+def text(sentence: str | Message | Joined) -> str:
     """Return one of the engine's fixed sentences (a rule book line, a hint) in the reader's language.
 
     The sentence is looked up as it is (the engine marks it with ``N_``); a sentence
@@ -138,4 +141,6 @@ def text(sentence: str | Message) -> str:
     """
     if isinstance(sentence, Message):
         return _message(sentence)
+    if not isinstance(sentence, str):  # several sentences (a ``Joined``): each said
+        return _value(sentence)
     return str(translations().ugettext(sentence)) if sentence else sentence

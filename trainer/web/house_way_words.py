@@ -35,9 +35,12 @@ def kind_label(info: Any) -> str:
     verb_words = {"split": _("Split"), "together": _("Together"), "standard": _("Standard"),
                   "high-front": _("Highest pair in front"), "aces-split": _("Break the aces"),
                   "high-pair-front": _("Higher pair in front"), "pair-front": _("Pair in front"),
+                  "low-front": _("Lowest pair in front"),
+                  "low-pair-front": _("Lower pair in front"),
                   "kings-front": _("Kings in front"), "best-front": _("Best front")}.get(
                       verb, verb.replace("-", " ").capitalize())
-    return _("%(verb)s: %(front)s in front", verb=verb_words, front=info.front_text)
+    # The placing's words are the engine's (kinds.py, N_-marked): in the reader's language.
+    return _("%(verb)s: %(front)s in front", verb=verb_words, front=_(info.front_text))
 
 
 def kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:

@@ -196,25 +196,34 @@ def _clean_text(raw: bytes, controls: re.Pattern[str]) -> bool:
     return controls.search(text) is None
 
 
-def _clean_encoded(encoded: str | bytes, controls: re.Pattern[str]) -> bool:
-    """Tell whether a percent-encoded text (a query, a form body) decodes to clean text.
+def _clean_wsgi(text: str, controls: re.Pattern[str]) -> bool:
+    """Tell whether a WSGI string (each character one byte, PEP 3333) is clean UTF-8 text;
+    plain ASCII, the usual case, is searched as it is."""
+    if text.isascii():
+        return controls.search(text) is None
+    return _clean_text(text.encode("latin-1", "replace"), controls)
+
+
+def _clean_encoded(encoded: str, controls: re.Pattern[str]) -> bool:
+    """Tell whether a percent-encoded WSGI string (a query, a raw path, a form body read
+    as latin-1) decodes to clean text.
 
     ``&``, ``=`` and ``+`` are ASCII, so decoding the whole at once finds what decoding
     each name and value would.
     """
-    return _clean_text(unquote_to_bytes(encoded), controls)
+    if "%" not in encoded:
+        return _clean_wsgi(encoded, controls)
+    return _clean_text(unquote_to_bytes(encoded.encode("latin-1", "replace")), controls)
 
 
-def _path_bytes() -> list[bytes]:
-    """The path as the server received it: PATH_INFO's bytes and, where the server keeps
-    it, the raw request URI's path decoded (the test client and some servers replace
-    a byte that is not UTF-8 in PATH_INFO)."""
-    environ = request.environ
-    found = [environ.get("PATH_INFO", "").encode("latin-1", "replace")]
+def _clean_path(environ: dict[str, Any]) -> bool:
+    """Tell whether the path is clean as the server received it: PATH_INFO and, where the
+    server keeps it, the raw request URI's path (the test client and some servers put
+    U+FFFD in PATH_INFO for a byte that is not UTF-8)."""
+    if not _clean_wsgi(environ.get("PATH_INFO", ""), _PATH_CONTROLS):
+        return False
     raw_uri = environ.get("RAW_URI") or environ.get("REQUEST_URI")
-    if raw_uri:
-        found.append(unquote_to_bytes(raw_uri.split("?", 1)[0]))
-    return found
+    return not raw_uri or _clean_encoded(raw_uri.split("?", 1)[0], _PATH_CONTROLS)
 
 
 def _multipart_fields_clean(body: bytes, boundary: str) -> bool:
@@ -257,41 +266,43 @@ def _refuse_bad_input() -> None:
     """Refuse control characters and bytes that are not UTF-8 in the path, the query and
     the form (before the CSRF check), and a body of the wrong kind or an empty form (after
     checking the CSRF token: a request without one is told that first); all before the view."""
-    if not all(_clean_text(raw, _PATH_CONTROLS) for raw in _path_bytes()):
+    req: Request = request._get_current_object()  # type: ignore[attr-defined]  # one look-up
+    environ = req.environ
+    if not _clean_path(environ):
         raise InputRefused(_("The page address holds a character that is not allowed "
                              "(a control character, or bytes that are not UTF-8 text). "
                              "Nothing was saved."))
-    query = request.environ.get("QUERY_STRING", "")
-    if query and not _clean_encoded(query.encode("latin-1", "replace"), _FIELD_CONTROLS):
+    query = environ.get("QUERY_STRING", "")
+    if query and not _clean_encoded(query, _FIELD_CONTROLS):
         raise InputRefused(_("The address's query holds a character that is not allowed "
                              "(a control character, or bytes that are not UTF-8 text). "
                              "Nothing was saved."))
-    if request.method not in WRITING_METHODS or request.url_rule is None:
+    if req.method not in WRITING_METHODS or req.url_rule is None:
         return  # a read, or no such page (404, 405): nothing to write
-    mimetype = request.mimetype
-    if is_json_endpoint(request.endpoint):
+    mimetype = req.mimetype
+    if is_json_endpoint(req.endpoint):
         if mimetype not in JSON_TYPES:
             _check_csrf_first()
             raise WrongContentType(_("This address takes a JSON request "
                                      "(application/json) only. Nothing was saved."))
         return
     if mimetype not in FORM_TYPES:
-        if (request.endpoint in NO_FIELD_ENDPOINTS and not mimetype
-                and not request.content_length):
+        if (req.endpoint in NO_FIELD_ENDPOINTS and not mimetype
+                and not req.content_length):
             return  # no body at all where no field is read
         _check_csrf_first()
         raise WrongContentType(_("This address takes a form (application/x-www-form-urlencoded "
                                  "or multipart/form-data) only. Nothing was saved."))
-    body = request.get_data(cache=True)  # at most MAX_CONTENT_LENGTH; the form parser reuses it
+    body = req.get_data(cache=True)  # at most MAX_CONTENT_LENGTH; the form parser reuses it
     if mimetype == "multipart/form-data":
-        clean = _multipart_fields_clean(body, request.mimetype_params.get("boundary", ""))
+        clean = _multipart_fields_clean(body, req.mimetype_params.get("boundary", ""))
     else:
-        clean = _clean_encoded(body, _FIELD_CONTROLS)
+        clean = _clean_encoded(body.decode("latin-1"), _FIELD_CONTROLS)
     if not clean:
         raise InputRefused(_("A form field holds a character that is not allowed "
                              "(a control character, or bytes that are not UTF-8 text). "
                              "Nothing was saved."))
-    if request.endpoint not in NO_FIELD_ENDPOINTS and not request.form and not request.files:
+    if req.endpoint not in NO_FIELD_ENDPOINTS and not req.form and not req.files:
         # A browser's form always holds at least its token; an empty or unreadable one
         # would be read as every field left blank.
         _check_csrf_first()

@@ -41,8 +41,9 @@ from trainer.engine.house_way import kinds as engine_kinds
 from trainer.engine.house_way.interpreter import rules_digest
 from trainer.engine.profiles import DEFAULT_PROFILE, profile_names
 from trainer.extensions import db
-from trainer.models import Role, User
-from trainer.services import house_way_jobs, jobs
+from trainer.models import Group, Role, User
+from trainer.models.types import ID_MAX, bounded_int
+from trainer.services import house_way_jobs, jobs, way_rollouts
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
 from trainer.web import pdf_jobs
@@ -820,4 +821,62 @@ def show_version(way_id: int, number: int) -> str:
     return render_template("manager/ways/version.html", way=row, version=found, data=data,
                            sections=sections_in_words(data), superseded=number < newest,
                            repairs=repair_list(data),
-                           by=next((v["by"] for v in versions if v["number"] == number), "—"))
+                           by=next((v["by"] for v in versions if v["number"] == number), "—"),
+                           groups=way_rollouts.groups(row.id))
+
+
+# --- rolling a version out to groups (issue 27) -----------------------------------------------
+
+
+@bp.route("/<id:way_id>/versions/<id:number>/roll-out", methods=["POST"])
+@role_required(*MANAGERS)
+def roll_out(way_id: int, number: int) -> str | Response:
+    """Put a published version on chosen groups, or on every group on an older version.
+
+    Two steps: the form's choice is listed for confirmation (the groups by name, from
+    which house way to this version); the confirmation names the groups it lists, so a
+    group that moved in between is never changed unseen. Services: ``way_rollouts``.
+    """
+    row = _draft(way_id)
+    try:
+        version = way_rollouts.get_version(row.id, number)
+    except catalogue.WayError:
+        abort(404)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    back = url_for("manager_ways.show_version", way_id=row.id, number=number) + "#roll-out"
+    target = request.form.get("target", "")
+    ids = [bounded_int(value, 1, ID_MAX) for value in request.form.getlist("group")]
+    try:
+        if target == "older":
+            chosen = way_rollouts.older_groups(row.id, number)
+        elif target == "chosen" and None not in ids:
+            chosen = way_rollouts.chosen_groups(row.id, [i for i in ids if i is not None])
+        else:
+            abort(400)
+    except catalogue.WayError as error:
+        flash(say(error), "error")
+        return redirect(back)
+    chosen = [g for g in chosen if g.house_way != version.ref]
+    if not chosen:
+        flash(_("No group to change: choose groups that are not on this version yet.")
+              if target == "chosen" else
+              _("No group is on an older version of this house way."), "error")
+        return redirect(back)
+    if request.form.get("confirm") != "yes":
+        return render_template("manager/ways/rollout.html", way=row, version=version,
+                               data=dict(version.data or {}), groups=chosen)
+    try:
+        changed = way_rollouts.roll_out(row.id, number, [g.id for g in chosen], current_user.id)
+    except catalogue.WayError as error:
+        db.session.rollback()
+        flash(say(error), "error")
+        return redirect(back)
+    for group_id in changed:  # their printed sheets, made by a job worker (issue 25)
+        group = db.session.get(Group, group_id)
+        if group is not None:
+            pdf_jobs.prepare_group(group)
+    flash(ngettext("Version %(n)s is now the house way of %(num)d group.",
+                   "Version %(n)s is now the house way of %(num)d groups.",
+                   len(changed), n=number), "success")
+    return redirect(back)

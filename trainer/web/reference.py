@@ -218,16 +218,22 @@ def _static_file_url(filename: str) -> str:
 
 
 def render_sheet(way: HouseWay, pdf_paper: str | None = None,
-                 choice: HouseWayChoice | None = None, profile: str | None = None) -> str:
+                 choice: HouseWayChoice | None = None, profile: str | None = None,
+                 group_version: HouseWayChoice | None = None) -> str:
     """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints.
 
     ``choice`` carries a custom way's version and publication date, printed on it;
-    ``profile`` the table rules whose side-bet charts it prints (the reader's group's).
+    ``profile`` the table rules whose side-bet charts it prints (the reader's group's);
+    ``group_version`` the other version of this way the reader's group trains on (a note
+    on the web page links to it). A casino's own way prints only what the casino wrote,
+    its name, version and date: never a source or a note (docs/house-ways.md, "Sheets").
     """
     return render_template(
         "reference/sheet.html",
         way=way,
         choice=choice,
+        custom=not house_ways.is_preset(way.name),
+        group_version=group_version,
         rule_examples=way_examples(way),
         rank_groups=rank_groups_text(way),
         # The sheet's own words in the reader's language where it has them (issue 19).
@@ -371,11 +377,33 @@ def house_way_index() -> WerkzeugResponse:
     return redirect(url_for("reference.sheet", preset=default_house_way()))
 
 
+def sheet_ref(name: str) -> str:
+    """Return the ref a sheet's address names: a preset or a version as it is, and a custom
+    way's short name alone as its latest published version (``riverside`` -> ``riverside@3``)."""
+    if house_ways.is_preset(name) or house_ways.parse_ref(name) is not None:
+        return name
+    return house_ways.latest_ref(name) or name
+
+
+def your_version(ref: str) -> HouseWayChoice | None:
+    """Return the version of this custom way the reader's group trains on, when it is another."""
+    parsed = house_ways.parse_ref(ref)
+    group = _user_group() if current_user.is_authenticated else None
+    if parsed is None or group is None or group.house_way == ref:
+        return None
+    theirs = house_ways.parse_ref(group.house_way)
+    return choice_of(group.house_way) if theirs is not None and theirs[0] == parsed[0] else None
+
+
 @bp.route("/house-way/<preset>")
 @login_required
 def sheet(preset: str) -> str:
-    """Show a house way's printable sheet: a preset or a published custom version."""
-    return render_sheet(get_house_way_or_404(preset), choice=choice_of(preset))
+    """Show a house way's printable sheet: a preset or a published custom version; a custom
+    way's short name alone opens its latest version (with a note when the reader's group
+    trains on another)."""
+    ref = sheet_ref(preset)
+    way = get_house_way_or_404(ref)
+    return render_sheet(way, choice=choice_of(ref), group_version=your_version(ref))
 
 
 @bp.route("/house-way/<preset>/pdf")
@@ -386,6 +414,7 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int] | tuple[str, int, dict[
     Never printed in the request (issue 25): a PDF not printed yet is queued for a job
     worker, and the page says it is being prepared and asks again every few seconds.
     """
+    preset = sheet_ref(preset)  # a custom way's short name: its latest version
     way = get_house_way_or_404(preset)
     paper = _choice("paper", PAPER_SIZES, "letter")
     profile = default_profile()

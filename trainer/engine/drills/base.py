@@ -20,7 +20,7 @@ from ..house_way import DEFAULT_HOUSE_WAY, HouseWay, load_exact, rule_family
 from ..messages import N_, Message
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
 from ..side_bets import SIDE_BET_RULES, verify_rules
-from .explain import NO_ANSWER, Feedback, book_feedback
+from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .explain import hint as rule_hint
 from .schema import Schema
 
@@ -208,8 +208,13 @@ class Drill:
             if right else str(grade.explanation).rstrip(".")
         return book_feedback(correct, said, fix, grade.rule_id, grade.explanation, timed_out)
 
-    def hint(self, rule_id: str) -> str:
-        """Return the practice hint for a question on ``rule_id``: the family in words, what to look at."""
+    def hint(self, rule_id: str, question: dict[str, Any] | None = None,
+             context: DrillContext | None = None) -> Text:
+        """Return the practice hint for a question on ``rule_id`` (``explain.hint``).
+
+        A drill whose questions are set by the house way (``context.way``) hints from the
+        way's own deciding rule; the others say what to look at.
+        """
         return rule_hint(rule_id)
 
     def focus_family(self, rule_id: str) -> str:

@@ -5,8 +5,10 @@ in each kind's module puts them together): the trainee's answer and the right on
 in words, one sentence of the house-way sheet or of the rule book (docs/rules.md)
 that says why, and, for an answer of several parts (a table settled seat by seat,
 a round's settle step with the player-banker's commission), each part right or
-wrong. The practice hint (``hint``) names the rule family in words and says what to
-look at. Pure: the sentences are the engine's own, like the grades' explanations.
+wrong. The practice hint (``hint``) says what to look at (the rule book's drills) or, for
+a hand to set, what the house way does with it: made from the way's deciding rule
+(``way_hint``), never a fixed sentence per family, so a casino's own way is taught as
+it plays. Pure: the sentences are the engine's own, like the grades' explanations.
 
 Each sentence is a ``Message`` (``messages.py``: an ``N_``-marked template with named
 values, money as ``Money``), so the web writes it in the reader's language
@@ -21,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..house_way import HouseWay, load, rule_family
-from ..messages import N_, Joined, Message, Money
+from ..house_way import KINDS, HouseWay, load, rule_family
+from ..messages import N_, Joined, Message, Money, Translated
 from ..profiles import TableProfile
 
 # A sentence, or a sentence's value: a Message (translated when shown), an amount, a
@@ -264,23 +266,23 @@ READING_CATEGORY = ("§4",
 READING_JOKER = ("§5",
                  N_("The joker counts as an ace, or completes a straight, a flush or a straight flush."))
 
-# The house-way families: what they are and what to look at.
-FAMILY_HINTS: dict[str, str] = {
-    "pai-gow": N_("No pair (pai gow): look at the highest card, the next two, and any straight or flush."),
-    "one-pair": N_("One pair: look at the pair and the two highest singletons."),
-    "two-pair": N_("Two pair: look at the ranks of both pairs (low, medium or high) and whether "
-                "there is an ace (or the joker) to play in front."),
-    "three-pair": N_("Three pair: look at the highest pair; it goes in front."),
-    "trips": N_("Three of a kind: look at the rank of the three; three aces are split."),
-    "two-trips": N_("Two sets of three: look at the lower set; the higher three stay in back."),
-    "full-house": N_("A full house: look at the pair's rank, and whether it must be split."),
-    "trips-two-pair": N_("Three of a kind with two pair: look at the higher pair."),
-    "quads": N_("Four of a kind: look at the rank of the four and at the singletons."),
-    "quads-pair": N_("Four of a kind with a pair: look at the pair and the rank of the four."),
-    "quads-trips": N_("Four of a kind with three of a kind: look at which set goes where."),
-    "five-aces": N_("Five aces (four aces and the joker): look at whether there is a pair of kings."),
-    "sf": N_("A straight or a flush: look at what the rest of the cards make and whether "
-          "playing it still leaves a good front."),
+# The house-way families in words, for a hint's start ("Two sets of three: ..."). What the
+# way does with the hand is never written here: it comes from the way's deciding rule
+# (``way_hint``), so a casino's own way is taught as it plays.
+FAMILY_WORDS: dict[str, str] = {
+    "pai-gow": N_("No pair (pai gow)"),
+    "one-pair": N_("One pair"),
+    "two-pair": N_("Two pair"),
+    "three-pair": N_("Three pair"),
+    "trips": N_("Three of a kind"),
+    "two-trips": N_("Two sets of three"),
+    "full-house": N_("A full house"),
+    "trips-two-pair": N_("Three of a kind with two pair"),
+    "quads": N_("Four of a kind"),
+    "quads-pair": N_("Four of a kind with a pair"),
+    "quads-trips": N_("Four of a kind with three of a kind"),
+    "five-aces": N_("Five aces (four aces and the joker)"),
+    "sf": N_("A straight or a flush"),
 }
 DRILL_HINTS: dict[str, str] = {
     "settlement": N_("Settling: look at each back against the banker's back and each front "
@@ -335,23 +337,73 @@ def rule_book(rule_id: str) -> tuple[str, str] | None:
     if rule_id.startswith("reading."):
         return READING_JOKER if rule_id.endswith(".joker") else READING_CATEGORY
     if rule_id.startswith("round.banker."):
-        family = rule_id.removeprefix("round.banker.")
-        return ("§13", FAMILY_HINTS.get(family, N_("Set the banker's hand by the house way.")))
+        # How the banker's hand is set is the house way's, never the rule book's: the
+        # feedback quotes the way's own rule (``house_way_feedback``).
+        return ("§13", N_("Set the banker's hand by the house way."))
     return None
 
 
-def hint(rule_id: str) -> str:
-    """Return the practice hint of a rule: its family in words and what to look at."""
-    if rule_id.startswith("round.banker."):
-        family = rule_id.removeprefix("round.banker.")
-        return FAMILY_HINTS.get(family, DRILL_HINTS["round"])
-    if rule_id.startswith("round.action"):
-        return DRILL_HINTS["action"]
-    if rule_id.startswith("round.settle"):
-        return DRILL_HINTS["settlement"]
+def hint(rule_id: str, way: HouseWay | None = None, decided: str | None = None) -> Text:
+    """Return the practice hint of a rule: what to look at, or what the house way does.
+
+    A house-way rule (and a round's banker step, whose ``decided`` is the rule of the way
+    that sets the banker's hand) is hinted from ``way``'s own deciding rule
+    (``way_hint``); the rule book's rules by the drill's sentence (``DRILL_HINTS``).
+    """
+    if rule_id.startswith("round."):
+        if rule_id.startswith("round.banker."):
+            found = way_hint(way, decided) if way is not None and decided else None
+            return found if found is not None else DRILL_HINTS["round"]
+        if rule_id.startswith("round.action"):
+            return DRILL_HINTS["action"]
+        if rule_id.startswith("round.settle"):
+            return DRILL_HINTS["settlement"]
     family = rule_family(rule_id)
-    return FAMILY_HINTS.get(family) or DRILL_HINTS.get(family) or \
-        N_("Look at the cards the rule turns on.")
+    if family in DRILL_HINTS:
+        return DRILL_HINTS[family]
+    found = way_hint(way, rule_id) if way is not None else None
+    return found if found is not None else N_("Look at the cards the rule turns on.")
+
+
+def way_hint(way: HouseWay, rule_id: str) -> Message | Joined | None:
+    """Return what ``way`` does with the hands its rule ``rule_id`` decides, or None.
+
+    Made of the way's data: the hand's family in words, where the rule's kind puts the
+    cards (``Kind.front_text``/``back_text``) and the rule's own sheet sentence, which
+    says when it applies (in the reader's language when the sheet has it translated):
+    "Two sets of three, Acme: two cards of the lower trips in front, higher trips + the
+    third card + the singleton in back (rule 6: ...)." A rule whose setting would foul
+    says the fallback plays.
+    No table is built and nothing is read: the rule is looked up in the loaded way.
+    """
+    try:
+        rule = way.rule(rule_id)
+    except (ValueError, LookupError):
+        return None
+    kind = KINDS.get(rule.kind)
+    if kind is None:
+        return None
+    hand = Message(FAMILY_WORDS.get(rule.family, N_("This hand")))
+    name = Translated(house_way_name(way),
+                      {lang: way.title_in(lang).removesuffix(" house way")
+                       for lang in way.translations})
+    # The sheet's sentence inside the hint's brackets, without its own full stop.
+    sheet = Translated(rule.text.rstrip(". "),
+                       {lang: words[0].rstrip(". ") for lang, words in rule.words.items()})
+    said: Message
+    if kind.front is None:  # the straight-or-flush kind: the best setting of its pool
+        said = Message(N_("%(hand)s, %(way)s: the straight or flush in back, the best "
+                          "front beside it (rule %(number)s: %(rule)s)."),
+                       hand=hand, way=name, number=rule.number, rule=sheet)
+    else:
+        said = Message(N_("%(hand)s, %(way)s: %(front)s in front, %(back)s in back "
+                          "(rule %(number)s: %(rule)s)."),
+                       hand=hand, way=name, front=Message(kind.front_text),
+                       back=Message(kind.back_text), number=rule.number, rule=sheet)
+    if rule_id.endswith(".fallback"):
+        return Joined((said, Message(N_("Here that would foul the hand, so the house way's "
+                                        "fallback setting plays."))))
+    return said
 
 
 def book_why(rule_id: str) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from ..setting import is_foul, same_value
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import NO_ANSWER, Feedback, Text, cards_words, house_way_feedback, setting_said
+from .explain import hint as rule_hint
 from .schema import Cards, Fields, Schema
 
 
@@ -64,6 +65,11 @@ class HouseWayDrill(Drill):
             explanation=setting_explanation(
                 key, not correct and is_foul(back_cards, front_cards, wheel)),
         )
+
+    def hint(self, rule_id: str, question: dict[str, Any] | None = None,
+             context: DrillContext | None = None) -> Text:
+        """Return what the group's house way does with this hand: its deciding rule in words."""
+        return rule_hint(rule_id, context.way if context is not None else None)
 
     def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
                  context: DrillContext, grade: Grade | None = None,

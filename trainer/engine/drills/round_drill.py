@@ -33,6 +33,7 @@ from .action_drill import SEATS, action_feedback, roll_to_seat
 from .base import Drill, DrillContext, Grade, register
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import Feedback, Part, Text, amount, parts_feedback, rate_message
+from .explain import hint as rule_hint
 from .house_way_drill import set_hand_feedback, setting_explanation
 from .schema import MAX_CENTS, Cards, Each, Fields, ListOf, Maybe, OneOf, Schema, Whole
 from .settlement_drill import BETS_DOLLARS, _queen_high_banker, queen_high_message, seat_part
@@ -338,6 +339,17 @@ class RoundDrill(Drill):
         if step == "settle":
             return "round.settle.player-banker" if player_banker else "round.settle"
         raise ValueError("This round question has no step.")
+
+    def hint(self, rule_id: str, question: dict[str, Any] | None = None,
+             context: DrillContext | None = None) -> Text:
+        """Return the step's hint; the banker's step says what the group's house way does
+        with the banker's hand (its deciding rule in words, ``explain.way_hint``)."""
+        if (rule_id.startswith("round.banker.") and question is not None
+                and context is not None and "banker_cards" in question):
+            way = context.way
+            decided = way.set(parse_cards(question["banker_cards"], 7), context.table.wheel).rule
+            return rule_hint(rule_id, way, decided)
+        return rule_hint(rule_id)
 
     def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
         """Grade one step of the round."""

@@ -130,13 +130,13 @@ class ConditionField:
 
 
 def _kind_words(kind: K.Kind) -> Message:
-    """Return ``_kind_label`` as a message: the shape's label translated (the placing's words,
-    ``front_text``, stay as written, as on the editor's form)."""
+    """Return ``_kind_label`` as a message: the shape's label and the placing's words
+    (``front_text``, ``N_``-marked in kinds.py) translated."""
     if kind.front is None:
         return Message(N_("Straight or flush: the best S/F setting of a pool"))
     shape = SHAPE_LABELS[next(s for s in K.SHAPES if s in kind.shapes)]
     return Message(N_("%(shape)s: %(front)s in front"), shape=Capital(Message(shape)),
-                   front=kind.front_text)
+                   front=Message(kind.front_text))
 
 
 def _shape_message(shapes: Iterable[str]) -> Message | Joined | str:

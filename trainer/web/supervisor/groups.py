@@ -7,6 +7,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
@@ -19,6 +20,7 @@ from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.engine_words import say
+from trainer.web.filters import percent
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
@@ -98,7 +100,14 @@ def _sparkline(points: list[reports.Point], buckets: reports.Buckets, name: str)
         index = (point.day - buckets.start(0)).days // buckets.size
         if 0 <= index < buckets.count:
             values[index] = point.figures.accuracy
-    return charts.sparkline(values, _("Accuracy trend of %(name)s", name=name))
+    known = [v for v in values if v is not None]
+    if len(known) < 2:
+        # One day is no trend: its figure in words, not a dot between "100%" and "0%" (issue 26).
+        if not known:
+            return Markup('<span class="muted">—</span>')
+        return Markup('<span class="spark-single">{}</span>').format(
+            _("%(accuracy)s on one day", accuracy=percent(known[0])))
+    return charts.sparkline(values, _("Accuracy trend of %(name)s", name=name), scale=percent)
 
 
 @bp.route("/groups/<id:group_id>")
