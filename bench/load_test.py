@@ -391,6 +391,7 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
             time.sleep(0.1)
         server_pids = [server.pid, *children(server.pid)]
         server_before = cpu_seconds(server_pids)
+        jobs_before = cpu_seconds([w.pid for w in job_workers])
         mine_before = os.times()
         load_before = loadavg()
         sampler = LoadSampler()
@@ -411,6 +412,7 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         wall = time.monotonic() - started
         sampler.stop.set()
         server_after = cpu_seconds(server_pids)
+        jobs_after_cpu = cpu_seconds([w.pid for w in job_workers])
         mine_after = os.times()  # the joined client processes count as children
         memory = worker_memory_mb(server.pid)
         workers_now = children(server.pid)
@@ -465,6 +467,8 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         "worker_rss_mb": [round(now, 1) for now, _ in memory],
         "worker_peak_rss_mb": [round(peak, 1) for _, peak in memory],
         "jobs_at_end": jobs_after,
+        "job_workers_cpu_s": sum(jobs_after_cpu.get(pid, 0) - jobs_before.get(pid, 0)
+                                 for pid in jobs_before),
     }
 
 
@@ -495,6 +499,9 @@ def report(r: dict) -> bool:
     if r.get("jobs_at_end"):
         print("jobs beside (kind status progress at the end): " + "; ".join(
             f"{kind} {status} {progress / 10:.1f}%" for kind, status, progress in r["jobs_at_end"]))
+        print(f"job workers' CPU during the run: {r['job_workers_cpu_s']:.1f} s = "
+              f"{100 * r['job_workers_cpu_s'] / r['wall'] / (os.cpu_count() or 1):.0f}% "
+              f"of the machine (nice 10)")
     print(f"errors: {r['errors']}" + (f" e.g. {r['error_samples']}" if r["errors"] else ""))
     print(f"answers recorded per clients: {r['recorded']}; attempt rows: {r['attempt_rows']}; "
           f"recorded twice: {r['recorded_twice']}; "

@@ -27,6 +27,7 @@ from trainer.engine.action import deal_order, verify_total
 from trainer.engine.cards import parse_card, parse_cards, verify_distinct
 from trainer.engine.drills import DRILLS, DrillContext, explain, get_drill, new_question
 from trainer.engine.drills.schema import Each, Fields, ListOf, Whole
+from trainer.engine.house_way import KINDS
 from trainer.engine.messages import N_, EngineError, Joined, Message, Money
 from trainer.engine.profiles import get_profile
 from trainer.engine.setting import splits, verify_set_hand
@@ -219,7 +220,10 @@ def test_every_engine_template_names_its_placeholders() -> None:
 def test_the_rule_books_lines_and_the_hints_are_marked() -> None:
     sentences = [text for _section, text in explain.RULE_BOOK.values()]
     sentences += [explain.READING_CATEGORY[1], explain.READING_JOKER[1], explain.hint("no.such")]
-    sentences += [*explain.FAMILY_HINTS.values(), *explain.DRILL_HINTS.values()]
+    sentences += [*explain.FAMILY_WORDS.values(), *explain.DRILL_HINTS.values()]
+    # A hand's hint is made of the deciding rule's kind: its words are marked too.
+    sentences += [text for kind in KINDS.values() for text in (kind.front_text, kind.back_text)
+                  if text]
     assert len(sentences) > 40
     for sentence in sentences:
         assert sentence in TEMPLATES, f"not extracted by pybabel: {sentence!r}"

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
-from trainer.engine.drills.explain import commission_words, hint, money, sheet_sentence
+from trainer.engine.drills.explain import DRILL_HINTS, commission_words, hint, money, sheet_sentence
+from trainer.engine.house_way import load
 from trainer.engine.profiles import get_profile
 
 
@@ -22,10 +23,17 @@ def test_a_sheet_rule_is_quoted_with_its_casino_and_number() -> None:
         "Trump Plaza (Atlantic City) 3.2: High + High, or Medium + High: split."
 
 
-def test_the_hint_names_the_family_in_words_and_what_to_look_at() -> None:
-    assert hint("two-pair.split.always").startswith("Two pair: look at")
-    assert hint("round.banker.two-pair") == hint("two-pair.split.aces")
-    assert "look" in hint("settlement.copy-push") and "look" in hint("foul.legal")
+def test_the_hint_names_the_family_and_what_the_ways_deciding_rule_does() -> None:
+    way = load("trump-plaza")
+    said = str(hint("two-pair.split.always", way))
+    assert said == ("Two pair, Trump Plaza (Atlantic City): lower pair in front, higher pair + "
+                    "the three singletons in back (rule 3.2: High + High, or Medium + High: "
+                    "split).")
+    # The round's banker step hints from the rule that sets the banker's hand.
+    assert str(hint("round.banker.two-pair", way, "two-pair.split.always")) == said
+    assert hint("round.banker.two-pair") == DRILL_HINTS["round"]
+    # The rule book's drills say what to look at.
+    assert "look" in str(hint("settlement.copy-push")) and "look" in str(hint("foul.legal"))
 
 
 def test_every_kind_words_a_wrong_answer_and_a_missing_one() -> None:

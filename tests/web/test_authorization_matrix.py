@@ -105,6 +105,9 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
         "supervisor.new_group": Case("GET", "/supervisor/groups/new", staff_changes()),
         "supervisor.show_group": Case("GET", f"/supervisor/groups/{g}",
                                       staff_only(other_supervisor=404)),
+        # The class by house-way rule (issue 27): read-only, the group's staff.
+        "supervisor.group_rules": Case("GET", f"/supervisor/groups/{g}/rules",
+                                       staff_only(other_supervisor=404)),
         "supervisor.edit_group": Case("GET", f"/supervisor/groups/{g}/edit",
                                       staff_changes(other_supervisor=404)),
         "supervisor.export_attempts": Case(

@@ -228,9 +228,12 @@ def test_practice_has_no_clock_and_hints_at_the_rule_family_in_words(
     assert data["time_limit_ms"] is None and data["remaining_ms"] is None
     question, context = issued(app, session_id)
     rule = get_drill("house-way").rule_of(question, context)
-    # The family in words and what to look at (issue 16), never the id.
-    assert data["hint"] == get_drill("house-way").hint(rule) and "look" in data["hint"]
-    assert rule not in data["hint"] and rule.split(".")[0] not in data["hint"].split()
+    # The family in words and what the group's way does with the hand (issues 16, 27),
+    # made from its deciding rule; never the rule's id.
+    assert data["hint"] == str(get_drill("house-way").hint(rule, question, context))
+    assert " in front" in data["hint"] or "straight or flush" in data["hint"]
+    assert f"(rule {context.way.rule(rule).number}: " in data["hint"]
+    assert rule not in data["hint"]
 
 
 # --- answers -------------------------------------------------------------------

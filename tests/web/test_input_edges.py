@@ -21,6 +21,8 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trainer.cli import cli
 from trainer.engine.house_way import editing, preset_names
@@ -244,6 +246,24 @@ def test_brackets_and_digits_inside_strings_and_comments_do_not_count(text):
     from trainer.engine import toml_limits
 
     assert toml_limits.check(text) is None
+
+
+TOML_PIECES = st.one_of(
+    st.sampled_from(["[", "]", "{", "}", "=", ".", ",", "\n", '"', "'", '"""', "'''", "#",
+                     "\\", " ", "a", "-", "+", "0x", "1e5", "name", "[[", "]]"]),
+    st.integers(0, 6000).map(lambda n: "9" * n),   # past Python's 4,300 digits
+    st.integers(0, 3000).map(lambda n: "[" * n),   # past the recursion limit
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["", "name = ", "x = [", "[t]\nk = { a = ", "n = -"]),
+       st.lists(TOML_PIECES, max_size=60))
+def test_any_text_is_read_or_refused_in_words_never_a_crash(start, pieces):
+    try:
+        editing.from_toml(start + "".join(pieces))
+    except editing.EditError as error:
+        assert error.errors and all(e.message for e in error.errors)
 
 
 def test_a_toml_bomb_after_a_closed_string_still_counts():

@@ -312,6 +312,20 @@ def test_a_job_whose_worker_died_is_retried_once_then_failed_with_a_reason(app, 
             "failed", jobs.WORKER_STOPPED, 2, None)
 
 
+def test_a_worker_told_to_stop_gives_its_running_job_back_to_the_queue(app, queue_only, worker):
+    with app.app_context():
+        job_id = jobs.submit("quick", "quick:stop", {"n": 1}, None, runner=queue_only).id
+    assert worker.claim(jobs.LONG) == job_id
+    worker._running[jobs.LONG] = job_id  # as while its lane runs it
+    assert worker.give_back() == 1
+    with app.app_context():
+        row = db.session.get(Job, job_id)
+        assert (row.status, row.worker, row.attempts, row.active_key) == (
+            "queued", None, 0, "quick:stop")  # not counted as an attempt
+    assert worker.run_once() == job_id
+    assert _count(app, id=job_id, status="done") == 1
+
+
 # -- real processes: kill -9 ------------------------------------------------------------------
 
 

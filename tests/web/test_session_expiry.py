@@ -129,6 +129,18 @@ def test_last_seen_is_written_at_most_once_a_minute(app, client, trainee) -> Non
     assert _row(app)["last_seen_at"] > stale
 
 
+def test_signing_in_again_over_an_expired_session_says_nothing_of_the_old_one(app, client,
+                                                                             trainee) -> None:
+    login(client, trainee)
+    token = csrf_token(client, "/")  # an old sign-in form, kept open in another tab
+    _set_row(app, last_seen_at=utcnow() - timedelta(hours=3))
+    form = {"login": trainee.login, "password": trainee.password, "csrf_token": token}
+    assert client.post("/auth/login", data=form).status_code == 302
+    page = client.get("/")
+    assert page.status_code == 200
+    assert IDLE_SENTENCE not in page.get_data(as_text=True)
+
+
 def test_an_expired_session_gets_a_401_json_error_from_a_script(app, client, trainee,
                                                                 monkeypatch) -> None:
     login(client, trainee)

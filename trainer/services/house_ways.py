@@ -395,6 +395,55 @@ def slug_taken(slug: str) -> bool:
         select(CustomHouseWay.id).where(CustomHouseWay.slug == slug)).first() is not None
 
 
+# What a preset's sheet says about where it comes from and how the trainer read it: its
+# source, the authority of that source, its notes, and the "resolved"/"decided" lines that
+# explain a reading (often by other casinos' sheets). None of it is the copying casino's.
+PROVENANCE_FIELDS = ("source", "authority", "notes")
+READING_NOTES = ("resolved", "decided")
+
+
+def without_provenance(data: dict[str, Any]) -> dict[str, Any]:
+    """Drop a copied way's provenance and reading notes, in place (and return it).
+
+    A copy is the new casino's own way (docs/house-ways.md, "Sheets"): its sheet prints
+    what the casino writes, never the preset's sources or notes about other casinos.
+    """
+    # The authority's marks ("lines marked [2002] are the casino's text"): meaningless
+    # without it, so they leave the copied lines too.
+    marks = set(re.findall(r"\[[^\[\]\s]{1,20}\]", str(data.get("authority") or "")))
+    if marks:
+        pattern = re.compile(r"\s*(?:" + "|".join(re.escape(m) for m in sorted(marks)) + ")")
+        _unmark(data, pattern)
+    for key in PROVENANCE_FIELDS:
+        data.pop(key, None)
+    for words in (data.get("translations") or {}).values():
+        if isinstance(words, dict):
+            for key in PROVENANCE_FIELDS:
+                words.pop(key, None)
+    for section in data.get("sections") or []:
+        if not isinstance(section, dict):
+            continue
+        for key in READING_NOTES:
+            section.pop(key, None)
+        for rule in section.get("rules") or []:
+            if isinstance(rule, dict):
+                for key in READING_NOTES:
+                    rule.pop(key, None)
+    return data
+
+
+def _unmark(value: Any, pattern: re.Pattern[str]) -> Any:
+    """Remove the marks ``pattern`` finds from every string in ``value``, in place."""
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for key, item in list(items):
+        if isinstance(item, str):
+            value[key] = pattern.sub("", item)
+        else:
+            _unmark(item, pattern)
+    return value
+
+
 def create_draft(slug: str, casino: str, base_ref: str | None = None,
                  data: Mapping[str, Any] | None = None, *, user_id: int | None,
                  title: str | None = None) -> CustomHouseWay:
@@ -409,9 +458,12 @@ def create_draft(slug: str, casino: str, base_ref: str | None = None,
     if problem:
         raise WayError(problem)
     casino = (casino or "").strip()
+    copied = data is None
     if data is None:
         data = _base_data(base_ref or DEFAULT_HOUSE_WAY)
     draft = copy.deepcopy(dict(data))
+    if copied:
+        without_provenance(draft)
     draft["name"] = slug
     if casino and casino != draft.get("casino"):
         # A copy is the new casino's way: its casino and title name it (the manager

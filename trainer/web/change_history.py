@@ -34,6 +34,7 @@ ACTIONS = {
     "sign-out": _l("Signed out"),
     "sign-in.failed": _l("Sign-in refused"),
     "exam.schedule": _l("Exam scheduled"),
+    "house_way.roll_out": _l("House way version put on the group"),
     "installation.settings": _l("Installation settings changed"),
     "profile.create": _l("Table rules created"),
     "profile.edit": _l("Table rules changed"),

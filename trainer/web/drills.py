@@ -19,6 +19,7 @@ from trainer.engine.hands import Category
 from trainer.models import DrillSession
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
+from trainer.services.certification import outcome as exam_outcome
 from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
 from trainer.web import drill_kinds, engine_words, languages, money_input
 from trainer.web.engine_words import say
@@ -212,7 +213,12 @@ def show_summary(session_id: int) -> str:
     sealed = session.id in certification.sealed_session_ids(current_user.id)
     if sealed:
         result = dataclasses.replace(result, score=0, accuracy=None, mistakes=[], rules_missed=[])
+    outcome = None
+    if session.mode == "exam" and not sealed:
+        # The exam's verdict, criterion, figures and next step (issue 27), judged first.
+        certification.record_results([current_user.id])
+        outcome = exam_outcome.session_outcome(session.id)
     return render_template(
         "drills/summary.html", session=session, summary=result, sealed=sealed,
-        **_template_globals()
+        exam_outcome=outcome, **_template_globals()
     )

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from trainer.extensions import db
 from trainer.models import CertificationExam, ExamStatus, Role
 from trainer.services.certification import exams as certification
+from trainer.services.certification import outcome as exam_outcome
 from trainer.services.certification.criteria import Criterion
 from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.data_words import kept_rules_words
@@ -62,7 +63,8 @@ def show_exam(exam_id: int) -> str:
     exam = get_own_exam_or_404(exam_id)
     certification.bring_up_to_date([current_user.id])
     return render_template(
-        "exams/show.html", exam=exam, criterion=Criterion.from_dict(exam.criteria)
+        "exams/show.html", exam=exam, criterion=Criterion.from_dict(exam.criteria),
+        outcome=exam_outcome.outcomes([exam.id]).get(exam.id),
     )
 
 

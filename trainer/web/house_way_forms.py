@@ -167,13 +167,25 @@ def _choices(field: Any, pair_groups: Sequence[Any]) -> list[tuple[str, str]]:
     return [_choice(c) for c in (getattr(field, "choices", None) or ())]
 
 
+RANK_PARTS = frozenset("23456789tjqka") | {"10"}
+
+
+def choice_words(text: str) -> str:
+    """Return a choice's slug in words: "no-pair" as "no pair", but ranks as cards write
+    them, hyphens kept: "2-6" stays "2-6", "a-k-q-j-t" reads "A-K-Q-J-10" (issue 26)."""
+    parts = text.split("-")
+    if len(parts) > 1 and all(p.lower() in RANK_PARTS for p in parts):
+        return "-".join("10" if p.lower() == "t" else p.upper() for p in parts)
+    return text.replace("-", " ")
+
+
 def _choice(choice: Any) -> tuple[str, str]:
     if isinstance(choice, (tuple, list)) and len(choice) >= 2:
         value, label = str(choice[0]), str(choice[1])
         # A label that is the value itself ("no-pair") is shown in words ("no pair").
-        return value, label.replace("-", " ") if label == value else label
+        return value, choice_words(label) if label == value else label
     text = str(choice)
-    return text, pair_group_words(text) if "+" in text else text.replace("-", " ")
+    return text, pair_group_words(text) if "+" in text else choice_words(text)
 
 
 def pair_group_words(text: str) -> str:

@@ -17,7 +17,12 @@ from flask_babel import gettext as _
 from trainer.engine.hands import Wheel
 from trainer.engine.house_way import editing, explanations
 from trainer.engine.house_way import kinds as engine_kinds
-from trainer.web.house_way_forms import condition_fields, pair_group_words, split_rule_path
+from trainer.web.house_way_forms import (
+    choice_words,
+    condition_fields,
+    pair_group_words,
+    split_rule_path,
+)
 from trainer.web.languages import number
 from trainer.web.names import family_name
 
@@ -79,7 +84,7 @@ def _value_words(key: str, value: Any) -> str:
     words = _choice_words(key)
     values = list(value) if isinstance(value, (list, tuple)) else [value]
     parts = [words.get(str(v)) or (pair_group_words(str(v)) if "+" in str(v)
-                                   else str(v).replace("-", " ")) for v in values]
+                                   else choice_words(str(v))) for v in values]
     if key in ("pool_empty", "beats_pool") and str(value) in engine_kinds.POOLS:
         return engine_kinds.POOLS[str(value)][0]
     if key == "holds":

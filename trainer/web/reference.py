@@ -239,9 +239,11 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
         # The sheet's own words in the reader's language where it has them (issue 19).
         lang=languages.language(),
         # The sheets to switch to, in words: a preset by its casino, a custom way with its
-        # version (never a preset's file name such as trump-plaza).
+        # version (never a preset's file name such as trump-plaza). A casino's own sheet
+        # offers the casinos' own ways only: no other casino's name is printed on it.
         presets=[(c.ref, house_way_name(c.ref) if c.preset else way_label(c))
-                 for c in offered_ways(way.name)],
+                 for c in offered_ways(way.name)
+                 if not (c.preset and not house_ways.is_preset(way.name))],
         wheel_words=WHEEL_WORDS[Wheel(EXAMPLE_WHEEL)],
         pdf_paper=pdf_paper,
         static_url=_static_file_url if pdf_paper else _static_url,

@@ -271,7 +271,13 @@ def _flash_ended(message: str) -> None:
 
 
 def _say_why_signed_out(response: Response) -> Response:
-    """After a page that needed no sign-in found its session expired, say why on the next page."""
+    """After a page that needed no sign-in found its session expired, say why on the next page.
+
+    Not when the request signed the person in again (an old sign-in form sent with
+    the expired cookie): the new session needs no word about the old one.
+    """
+    if g.get(_ENDED) is None or current_user.is_authenticated:
+        return response
     message = _ended_message()
     if message is not None:
         _flash_ended(message)

@@ -413,18 +413,87 @@ def accuracy_trends(
 
 
 def rule_figures(
-    user_ids: Sequence[int], since: datetime | None, counts: AnswerCounts | None = None
+    user_ids: Sequence[int], since: datetime | None, counts: AnswerCounts | None = None,
+    kind: str | None = None,
 ) -> list[RuleFigures]:
-    """Return figures per rule id over the period, weakest first.
+    """Return figures per rule id over the period, weakest first; with ``kind``, of that
+    drill's answers only (the overview's drill filter).
 
     ``counts``, if given, must be ``answer_counts(user_ids, since)``.
     """
     counts = counts if counts is not None else answer_counts(user_ids, since)
     totals = add_up((row.rule_id, row.answered, int(row.right or 0))
-                     for row in counts.rows if row.rule_id is not None)
+                     for row in counts.rows
+                     if row.rule_id is not None and (kind is None or row.kind == kind))
     return weakest_first(
         RuleFigures(rule, Figures(answered, right)) for rule, (answered, right) in totals.items()
     )
+
+
+# A round's banker step records the house-way family as its rule id ("round.banker.<family>",
+# engine/drills/round_drill.py ``rule_of``) and the way's deciding rule in its answer key
+# (``HouseWaySetting.as_dict``: "rule"); every other answer on a house-way rule records the
+# way's rule id itself (a ``.fallback`` id when the rule's own split would foul).
+BANKER_STEP_RULES = "round.banker.%"
+
+
+@dataclass(frozen=True)
+class WayRuleCount:
+    """One user's answers on one rule of a house way, in one drill kind.
+
+    ``same_way`` is False for answers on a rule id of the way given in a session of
+    another house way or version (shown as a note, never in the figures).
+    """
+
+    rule_id: str
+    user_id: int
+    kind: str
+    same_way: bool
+    answered: int
+    right: int
+
+
+def way_rule_counts(
+    user_ids: Sequence[int], since: datetime | None, house_way: str, rule_ids: Sequence[str],
+) -> list[WayRuleCount]:
+    """Count each user's answers on each rule of a house way over the period, in one statement.
+
+    Grouped by rule, user and drill kind (and whether the session trained on
+    ``house_way``, the ref of the way's preset or published version): the answers
+    whose rule id is one of ``rule_ids`` (or its ``.fallback``), and the rounds'
+    banker steps by the rule their key names. A ``.fallback`` id is counted as its rule.
+    """
+    if not user_ids or not rule_ids:
+        return []
+    ids = [*rule_ids, *(f"{rule}.fallback" for rule in rule_ids)]
+    banker = Attempt.rule_id.like(BANKER_STEP_RULES)
+    rule = case((banker, Attempt.correct_answer["rule"].as_string()),
+                else_=Attempt.rule_id).label("rule")
+    same_way = case((DrillSession.house_way == house_way, 1), else_=0).label("same_way")
+    source = (
+        select(rule, Attempt.user_id, Attempt.kind, same_way, _right().label("right"))
+        .join(DrillSession, DrillSession.id == Attempt.session_id)
+        .where(Attempt.user_id.in_(list(user_ids)), or_(Attempt.rule_id.in_(ids), banker))
+    )
+    if since is not None:
+        source = source.where(Attempt.answered_at >= since)
+    # Grouped outside: PostgreSQL would not match a GROUP BY on the computed columns,
+    # whose bound values are parameters of their own, with the same expressions selected.
+    rows = source.subquery()
+    keys = (rows.c.rule, rows.c.user_id, rows.c.kind, rows.c.same_way)
+    query = select(*keys, func.count().label("answered"),
+                   func.sum(rows.c.right).label("right")).group_by(*keys)
+    known = set(rule_ids)
+    counted: dict[tuple[str, int, str, bool], tuple[int, int]] = {}
+    for row in db.session.execute(query):
+        rule_id = str(row.rule or "").removesuffix(".fallback")
+        if rule_id not in known:
+            continue  # a banker step decided by a rule of another way
+        key = (rule_id, row.user_id, row.kind, bool(row.same_way))
+        answered, right = counted.get(key, (0, 0))
+        counted[key] = (answered + row.answered, right + int(row.right or 0))
+    return [WayRuleCount(rule_id, user_id, kind, same, answered, right)
+            for (rule_id, user_id, kind, same), (answered, right) in sorted(counted.items())]
 
 
 def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequence[Any]) -> Any:

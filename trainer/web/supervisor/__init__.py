@@ -6,7 +6,13 @@ figures come from ``trainer.services.reports``; these modules only read the
 request, check ownership and render. One blueprint (``base.bp``, with
 the gate every page passes), split by page family.
 """
-from trainer.web.supervisor import exports, groups, settings, trainees  # noqa: F401  (attach the routes)
+from trainer.web.supervisor import (  # noqa: F401  (attach the routes)
+    class_rules,
+    exports,
+    groups,
+    settings,
+    trainees,
+)
 from trainer.web.supervisor.base import bp
 
 __all__ = ["bp"]

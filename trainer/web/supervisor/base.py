@@ -44,7 +44,7 @@ MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam
 MANAGER_PAGES = frozenset({
     "supervisor.groups", "supervisor.show_group", "supervisor.export_attempts",
     "supervisor.export_summary", "supervisor.show_trainee", "supervisor.trainee_report",
-    "supervisor.replay_attempt",
+    "supervisor.replay_attempt", "supervisor.group_rules",
 })
 # Who sees every group (a supervisor sees their own).
 SEES_EVERY_GROUP = (Role.MANAGER, Role.ADMIN)

@@ -13,6 +13,7 @@ from trainer.models import Group, Membership, Role, User, normalize_login, utcno
 from trainer.models.user import PasswordRefused
 from trainer.services import audit, stored_answers
 from trainer.services.certification import exams as certification
+from trainer.services.certification import outcome as exam_outcome
 from trainer.services.drills import regrade, replay_question
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
@@ -121,6 +122,7 @@ def show_trainee(user_id: int) -> str:
         bars=_accuracy_bars(report.kinds), kinds=[k for k in drill_kinds() if k in report.kinds],
         period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, mode_names=MODE_NAMES,
         exam_kinds=_exam_kind_choices(trainee.group),
+        exam_outcomes=exam_outcome.outcomes(exam.id for exam in report.exams),
         recent=recent_attempts(trainee.id, include_sealed=True),
         unanswered=report_queries.unanswered_practice([trainee.id], period.since(utcnow())).get(
             trainee.id, 0),
@@ -137,6 +139,7 @@ def trainee_report(user_id: int) -> str:
     verdict = reports.trainee_verdict(trainee.id, trainee.group)
     return render_template(
         "supervisor/report.html", trainee=trainee, report=report, verdict=verdict,
+        exam_outcomes=exam_outcome.outcomes(exam.id for exam in report.exams),
         bars=_accuracy_bars(report.kinds), kinds=[k for k in drill_kinds() if k in report.kinds],
         period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, now=utcnow(),
     )
