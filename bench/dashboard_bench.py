@@ -35,8 +35,9 @@ BUDGET_MS = 300
 PASSWORD = "bench-password-1"
 KINDS = {"house-way": 5, "settlement": 2, "action": 1, "hand-reading": 1, "foul-check": 1}
 RULES = {
-    "house-way": ["two-pair.split.aces", "two-pair.keep", "pair.keep", "flush.joker", "straight.keep",
-                  "full-house.split", "pai-gow.second-third"],
+    # Rules of the groups' way (Trump Plaza, the default), so the class-by-rule page counts them.
+    "house-way": ["two-pair.split.aces", "two-pair.together.ace", "one-pair.standard",
+                  "sf.best-front.no-pair", "trips.standard", "full-house.split", "pai-gow.standard"],
     "settlement": ["settlement.win", "settlement.push", "settlement.lose", "settlement.copy-push",
                    "settlement.foul"],
     "action": ["action.banker", "action.count", "action.player-banker"],
@@ -205,6 +206,8 @@ def main() -> int:
     for period in ("7d", "30d", "all"):
         pages.append((f"trainee page, {period}", f"/supervisor/trainees/{trainee_id}?period={period}"))
     pages.append(("printable report, all", f"/supervisor/trainees/{trainee_id}/report?period=all"))
+    for period in ("30d", "all"):
+        pages.append((f"class by rule, {period}", f"/supervisor/groups/{group_id}/rules?period={period}"))
     pages.append(("summary CSV, 30d", f"/supervisor/groups/{group_id}/export/summary.csv?period=30d"))
     worst = 0.0
     before_pages = _peak_rss_mib()

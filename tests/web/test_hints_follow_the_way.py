@@ -36,7 +36,7 @@ from trainer.engine.drills import DrillContext, get_drill, new_question
 from trainer.engine.drills.dealing import SHAPES, deal_family, deal_shape
 from trainer.engine.drills.explain import cards_text
 from trainer.engine.hands import rank2, rank5
-from trainer.engine.house_way import KINDS, HouseWay, load, preset_names
+from trainer.engine.house_way import KINDS, HouseWay, class_build, load, preset_names
 from trainer.engine.house_way.editing import build
 from trainer.engine.house_way.kinds import plural, rank_char
 from trainer.extensions import db
@@ -45,7 +45,8 @@ from trainer.services import drills as drill_service
 from trainer.services import house_ways
 from trainer.services.group_settings import GroupSettings
 from web.helpers import csrf_token, login, post_form
-from web.test_drills import fetch_question, start
+from web.test_drills import fetch_question, right_answer, start
+from web.test_request_cost import MAX_STATEMENTS, counted
 
 SLUG = "opposite"
 CASINO = "Opposite Casino (Elko)"
@@ -332,3 +333,33 @@ def test_the_hint_quotes_the_ways_own_translation_of_its_rule(
     assert f"(rule 7: {SPANISH_TWO_TRIPS.rstrip('.')})" in hint or \
         f": {SPANISH_TWO_TRIPS.rstrip('.')})" in hint, hint
     assert SHEET["two-trips"].rstrip(".") not in hint
+
+
+@pytest.mark.parametrize("kind", ["house-way", "round"])
+def test_a_practice_question_with_its_hint_costs_no_more_statements(
+        app: Flask, client: FlaskClient, trainee: Any, custom_ref: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """The hint is worded from the way already loaded: no query, no class table built
+    (the round's second step is the banker's, hinted from the way's deciding rule)."""
+    def no_build(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a class table was built in a request")
+
+    monkeypatch.setattr(class_build, "build_class_table", no_build)
+    login(client, trainee)
+    token = csrf_token(client, "/drills/")
+    costs, hints = {}, {}
+    for mode in ("timed", "practice"):
+        session_id = start(client, kind, mode)
+        client.post(f"/drills/sessions/{session_id}/question", json={},
+                    headers={"X-CSRFToken": token})
+        answered = client.post(f"/drills/sessions/{session_id}/answer",
+                               json={"position": 1, "answer": right_answer(app, session_id, 1)},
+                               headers={"X-CSRFToken": token})
+        assert answered.status_code == 200
+        with counted(app) as statements:
+            shown = client.post(f"/drills/sessions/{session_id}/question", json={},
+                                headers={"X-CSRFToken": token})
+        assert shown.status_code == 200 and shown.get_json()["position"] == 2
+        costs[mode], hints[mode] = len(statements), shown.get_json()["hint"]
+    assert hints["timed"] is None and f"{CASINO}: " in hints["practice"], hints
+    assert costs["practice"] <= costs["timed"] <= MAX_STATEMENTS, costs

@@ -238,7 +238,12 @@ def class_by_rule(group_id: int, period: Period, drill: str | None = None,
     group = db.session.get(Group, group_id)
     if group is None:
         raise LookupError(f"No group {group_id}.")
-    ref = GroupSettings.of(group).house_way
+    try:
+        ref = GroupSettings.of(group).house_way
+    except ValueError:
+        # Settings no longer valid (a way the installation stopped offering): the stored
+        # ref as it is; the page then says the way cannot be read, instead of failing.
+        ref = group.house_way
     try:
         way: HouseWay | None = house_ways.get_way(ref)
     except (house_ways.WayError, RuntimeError):

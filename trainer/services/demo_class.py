@@ -1,0 +1,459 @@
+"""The demo class ``trainer seed-demo`` adds to an empty database (issue 27).
+
+A fresh install showed empty dashboards: a supervisor's pages say something only
+after a few hundred answers. Into an empty database (no accounts, groups, sessions or
+custom house ways before the command ran) ``seed_class`` adds four weeks of a real
+class to the demo group, every question dealt and graded by the engine:
+
+- the questions are generated from seeds by the drill (``new_question`` and a round's
+  step, ``drills._step_question``), under a context built as ``drills.start_session``
+  builds it (house way pinned to its rules digest, table rules, foul policy);
+- each answer is the drill's own answer key, or a wrong answer of the shape the drill
+  takes, checked by the drill's answer schema and graded by the drill's grader; a
+  timed-out question is stored as ``answer_question`` stores one (no answer, wrong);
+- the rows are the service's rows (``IssuedQuestion`` and ``Attempt`` with the seed,
+  the question and its context), so ``drills.regrade`` re-grades every one to its
+  stored grade and the replay page deals it again;
+- exams are scheduled with ``exams.schedule_exam``, taken as sealed exam sessions
+  under the rules kept at scheduling, and judged by ``exams.record_results``.
+
+Only the times are chosen here: sessions between 08:00 and 17:00 UTC on the 27 days
+before today, answer times drawn around each trainee's pace (never past a timed
+question's limit, except the few questions left to time out).
+
+The class (docs/operations.md, "The demo class"): demo-trainee1 is certified in both
+criteria (ready to deal); demo-trainee2 misses the house way's two-pair and trips rules
+and failed a house-way exam; demo-trainee3 trains steadily and has a house-way exam
+scheduled. demo-manager copied Trump Plaza as "Riverside Casino (demo)" and published
+two versions, each checked first by the house-way check job run to completion.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, insert, select
+
+from trainer.engine.cards import parse_cards
+from trainer.engine.drills import DrillContext, Grade, get_drill
+from trainer.engine.hands import rank2
+from trainer.engine.house_way import editing
+from trainer.extensions import db
+from trainer.models import (
+    Attempt,
+    CertificationExam,
+    CustomHouseWay,
+    DrillSession,
+    ExamStatus,
+    Group,
+    HouseWayVersion,
+    IssuedQuestion,
+    User,
+    utcnow,
+)
+from trainer.services import house_way_jobs, house_ways, jobs, profiles
+from trainer.services.certification import exams
+from trainer.services.drills import _PROBES, DrillSettings, _context, _step_question, session_length
+from trainer.services.group_settings import foul_policy
+from trainer.services.job_worker import Worker
+from trainer.services.timing import GRACE_MS
+
+# The demo's custom house way: a copy of Trump Plaza by the demo manager.
+WAY_SLUG = "riverside"
+WAY_CASINO = "Riverside Casino (demo)"
+WAY_BASE = "trump-plaza"
+# The fixed seed of the demo: the same class every time (its question seeds come from it).
+DEMO_SEED = 2027
+DAYS = 28
+TWO_PAIR_AND_TRIPS = ("two-pair.", "trips.", "trips-two-pair.", "two-trips.")
+
+Skill = Callable[[str | None], float]
+
+
+class DemoError(RuntimeError):
+    """The demo could not be seeded (a check job failed); nothing of the class is kept."""
+
+
+def database_is_empty() -> bool:
+    """Tell whether the database holds no account, group, session, exam or custom house way."""
+    for model in (User, Group, DrillSession, CertificationExam, CustomHouseWay):
+        if db.session.execute(select(func.count()).select_from(model)).scalar_one():
+            return False
+    return True
+
+
+# --- answers ------------------------------------------------------------------------
+
+
+def _right_answer(kind: str, key: dict[str, Any]) -> dict[str, Any]:
+    """The answer a dealer who knows the rule gives: the key, in the answer's own shape."""
+    if kind == "house-way":
+        return {"front": list(key["front"])}
+    if kind == "settlement":
+        return {"positions": [{k: v for k, v in p.items() if k != "seat"} for p in key["positions"]]}
+    if kind == "action":
+        return {"seat": key["seat"]}
+    raise ValueError(f"The demo class does not answer {kind!r} questions.")
+
+
+def _wrong_answer(kind: str, question: dict[str, Any], key: dict[str, Any],
+                  rng: random.Random) -> dict[str, Any]:
+    """A mistake dealers make: another front, a forgotten commission, the wrong seat."""
+    if kind == "house-way":
+        cards = question["cards"]
+        target = rank2(parse_cards(key["front"], 2))
+        fronts = [[a, b] for i, a in enumerate(cards) for b in cards[i + 1:]
+                  if rank2(parse_cards([a, b], 2)) != target]
+        return {"front": rng.choice(fronts)}
+    if kind == "settlement":
+        answer = _right_answer(kind, key)
+        i = rng.randrange(len(answer["positions"]))
+        position = answer["positions"][i]
+        if position["outcome"] == "win":
+            # Paid the whole bet: the commission forgotten.
+            position["paid_cents"] = question["positions"][i]["bet_cents"]
+        else:
+            position["outcome"] = "push" if position["outcome"] == "lose" else "lose"
+            position["paid_cents"] = None
+        return answer
+    if kind == "action":
+        return {"seat": key["seat"] % 7 + 1}
+    raise ValueError(f"The demo class does not answer {kind!r} questions.")
+
+
+# --- sessions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a trainee answers one drill at some point: the chance of being right (by rule),
+    the median answer time, and the share of timed questions left to run out."""
+
+    skill: Skill
+    median_s: float
+    timeouts: float = 0.0
+
+
+def flat(p: float) -> Skill:
+    """The same chance of being right whatever the rule."""
+    return lambda _rule: p
+
+
+def weak_on(prefixes: Sequence[str], weak: float, otherwise: float) -> Skill:
+    """A lower chance of being right on the rules whose ids start with ``prefixes``."""
+    return lambda rule: weak if rule and rule.startswith(tuple(prefixes)) else otherwise
+
+
+@dataclass
+class Seeder:
+    """Deals and answers the demo's sessions; keeps the random generator and the clock."""
+
+    rng: random.Random
+    sessions: int = 0
+    attempts: int = 0
+
+    def _elapsed_ms(self, pace: Pace, limit_ms: int | None) -> int:
+        ms = int(pace.median_s * 1000 * math.exp(self.rng.gauss(0.0, 0.35)))
+        ms = max(1200, ms)
+        if limit_ms is not None:
+            ms = min(ms, limit_ms - self.rng.randrange(100, 900))
+        return ms
+
+    def session(self, user_id: int, kind: str, mode: str, start: datetime, pace: Pace,
+                settings: DrillSettings, *, length: int | None = None,
+                time_limit_ms: int | None = None) -> DrillSession:
+        """Deal, answer and store one finished session of ``kind`` starting at ``start``."""
+        drill = get_drill(kind)
+        length = session_length(kind, length if length is not None else settings.length(kind))
+        limit_ms = None if mode == "practice" else (
+            time_limit_ms if time_limit_ms is not None else settings.time_limit_s(kind) * 1000)
+        digest = settings.house_way_digest or house_ways.pin(settings.house_way)
+        table = settings.table if settings.table is not None \
+            else profiles.custom_rules(settings.profile)
+        context = DrillContext(settings.house_way, settings.profile,
+                               foul_policy(settings.foul_policy), (), custom=table,
+                               house_way_digest=digest).as_dict()
+        ctx = _context(context)
+        record = DrillSession(
+            user_id=user_id, group_id=settings.group_id, kind=kind, mode=mode, dealt="balanced",
+            length=length, time_limit_ms=limit_ms, house_way=settings.house_way,
+            house_way_digest=digest, profile=settings.profile, started_at=start)
+        db.session.add(record)
+        db.session.flush()
+        issued_rows: list[dict[str, Any]] = []
+        attempt_rows: list[dict[str, Any]] = []
+        clock = start + timedelta(seconds=self.rng.randrange(3, 15))
+        seed = 0
+        for position in range(1, length + 1):
+            if (position - 1) % max(1, len(drill.steps)) == 0:
+                seed = self.rng.getrandbits(63)
+            question = _step_question(kind, seed, ctx, position)
+            rule_id = drill.rule_of(question, ctx)
+            key = drill.grade(question, _PROBES[kind](question), ctx).correct_answer
+            timed_out = limit_ms is not None and self.rng.random() < pace.timeouts
+            answer: Any = None
+            if timed_out:
+                elapsed = limit_ms + GRACE_MS + self.rng.randrange(500, 20_000) \
+                    if limit_ms is not None else 0
+            else:
+                answer = _right_answer(kind, key) if self.rng.random() < pace.skill(rule_id) \
+                    else _wrong_answer(kind, question, key, self.rng)
+                answer = drill.validate_answer(question, answer, ctx)
+                elapsed = self._elapsed_ms(pace, limit_ms)
+            grade = drill.grade(question, _PROBES[kind](question) if answer is None else answer, ctx)
+            if timed_out:  # as answer_question records a question left to time out
+                grade = Grade(False, grade.rule_id, grade.correct_answer, grade.explanation,
+                              tuple({**part, "correct": False} for part in grade.parts))
+            answered = clock + timedelta(milliseconds=elapsed)
+            issued_rows.append({"session_id": record.id, "position": position, "seed": seed,
+                                "question": question, "context": context, "rule_id": rule_id,
+                                "issued_at": clock})
+            attempt_rows.append({
+                "session_id": record.id, "position": position, "user_id": user_id, "kind": kind,
+                "seed": seed, "question": {**question, "context": context}, "answer": answer,
+                "correct_answer": grade.correct_answer, "correct": grade.correct,
+                "timed_out": timed_out, "rule_id": grade.rule_id, "issued_at": clock,
+                "answered_at": answered, "elapsed_ms": elapsed,
+            })
+            # The feedback read, "Next" pressed: a second or a few before the next question.
+            clock = answered + timedelta(milliseconds=self.rng.randrange(800, 4000 if mode != "exam"
+                                                                         else 1500))
+        db.session.execute(insert(IssuedQuestion), issued_rows)
+        db.session.execute(insert(Attempt), attempt_rows)
+        record.finished_at = attempt_rows[-1]["answered_at"]
+        self.sessions += 1
+        self.attempts += len(attempt_rows)
+        return record
+
+
+# --- the class --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One trainee's four weeks: per week, (drill, mode, sessions, pace)."""
+
+    weeks: tuple[tuple[tuple[str, str, int, Pace], ...], ...]
+
+
+def _plans() -> dict[str, Plan]:
+    hw, st, act = "house-way", "settlement", "action"
+    struggling = TWO_PAIR_AND_TRIPS
+    return {
+        # Certified: sure and quick by the third week.
+        "ready": Plan((
+            ((hw, "practice", 3, Pace(flat(0.84), 11)), (st, "practice", 2, Pace(flat(0.88), 16)),
+             (act, "practice", 1, Pace(flat(0.9), 5))),
+            ((hw, "timed", 3, Pace(flat(0.93), 8, 0.01)), (st, "timed", 2, Pace(flat(0.95), 14))),
+            ((hw, "timed", 3, Pace(flat(0.995), 5.5)), (st, "timed", 3, Pace(flat(1.0), 11))),
+            ((hw, "timed", 3, Pace(flat(1.0), 4.8)), (st, "timed", 2, Pace(flat(1.0), 10)),
+             (act, "timed", 1, Pace(flat(1.0), 3))),
+        )),
+        # Misses the two-pair and trips rules of the way, week after week.
+        "struggling": Plan((
+            ((hw, "practice", 3, Pace(weak_on(struggling, 0.45, 0.85), 13)),
+             (st, "practice", 1, Pace(flat(0.85), 18))),
+            ((hw, "timed", 3, Pace(weak_on(struggling, 0.5, 0.92), 9.5, 0.03)),
+             (st, "timed", 1, Pace(flat(0.9), 17))),
+            ((hw, "timed", 3, Pace(weak_on(struggling, 0.55, 0.95), 8.5, 0.02)),
+             (st, "timed", 2, Pace(flat(0.93), 15))),
+            ((hw, "practice", 2, Pace(weak_on(struggling, 0.6, 0.96), 9)),
+             (hw, "timed", 2, Pace(weak_on(struggling, 0.6, 0.96), 8, 0.02)),
+             (st, "timed", 1, Pace(flat(0.94), 15))),
+        )),
+        # Steady: nearly there, an exam scheduled.
+        "steady": Plan((
+            ((hw, "practice", 2, Pace(flat(0.86), 12)), (st, "practice", 2, Pace(flat(0.9), 16))),
+            ((hw, "timed", 2, Pace(flat(0.92), 9, 0.01)), (st, "timed", 2, Pace(flat(0.95), 14))),
+            ((hw, "timed", 3, Pace(flat(0.96), 7.5)), (st, "timed", 2, Pace(flat(0.97), 13))),
+            ((hw, "timed", 3, Pace(flat(0.98), 6.5)), (st, "timed", 2, Pace(flat(0.99), 12))),
+        )),
+    }
+
+
+def _training_days(first: datetime, week: int, count: int, rng: random.Random) -> list[datetime]:
+    """``count`` session starts on weekdays of ``week`` (0-3), 08:00-17:00 UTC, in order."""
+    days = [first + timedelta(days=7 * week + d) for d in range(7)]
+    weekdays = [d for d in days if d.weekday() < 5] or days
+    starts = []
+    for i in range(count):
+        day = weekdays[(i * len(weekdays)) // count + rng.randrange(0, 1 + len(weekdays) // count) // 2
+                       if count < len(weekdays) else i % len(weekdays)]
+        starts.append(day.replace(hour=rng.randrange(8, 16), minute=rng.randrange(0, 60),
+                                  second=rng.randrange(0, 60)))
+    return sorted(starts)
+
+
+@dataclass(frozen=True)
+class DemoSummary:
+    """What ``seed_class`` added."""
+
+    sessions: int
+    attempts: int
+    exams: int
+    versions: tuple[str, ...]
+
+
+def _exam_settings(exam: CertificationExam, trainee_id: int) -> DrillSettings:
+    """The settings an exam runs under, as ``exams.start_exam`` builds them."""
+    settings = dataclasses.replace(
+        DrillSettings.for_user(trainee_id), house_way=exam.house_way, profile=exam.profile,
+        group_id=exam.group_id, house_way_digest=exam.house_way_digest,
+        table=exams.exam_rules(exam))
+    if exam.foul_policy is not None:
+        settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))
+    return settings
+
+
+def _take_exam(seeder: Seeder, group: Group, trainee: User, supervisor: User, kind: str,
+               scheduled: datetime, taken: datetime | None, pace: Pace) -> None:
+    """Schedule an exam (the service), then take it as a sealed session at ``taken``."""
+    exam_id = exams.schedule_exam(group.id, trainee.id, kind, supervisor.id)
+    exam = db.session.get(CertificationExam, exam_id)
+    assert exam is not None
+    exam.scheduled_at = scheduled
+    if taken is not None:
+        session = seeder.session(trainee.id, kind, "exam", taken, pace,
+                                 _exam_settings(exam, trainee.id), length=exam.length,
+                                 time_limit_ms=exam.time_limit_ms)
+        exam.status, exam.started_at, exam.session_id = ExamStatus.STARTED, taken, session.id
+    db.session.commit()
+
+
+def seed_class(group: Group, supervisor: User, trainees: Sequence[User],
+               now: datetime | None = None) -> tuple[int, int, int]:
+    """Add the demo class's sessions, answers and exams to ``group``; return the counts
+    (sessions, attempts, exams). ``trainees``: the ready, the struggling and the steady one."""
+    rng = random.Random(DEMO_SEED)
+    seeder = Seeder(rng)
+    now = now or utcnow()
+    first = (now - timedelta(days=DAYS)).replace(hour=0, minute=0, second=0, microsecond=0)
+    plans = _plans()
+    ready, struggling, steady = trainees
+    for trainee, plan in ((ready, plans["ready"]), (struggling, plans["struggling"]),
+                          (steady, plans["steady"])):
+        settings = DrillSettings.for_user(trainee.id)
+        for week, items in enumerate(plan.weeks):
+            for kind, mode, count, pace in items:
+                for start in _training_days(first, week, count, rng):
+                    if start < now - timedelta(hours=2):
+                        seeder.session(trainee.id, kind, mode, start, pace, settings)
+    db.session.commit()
+    # The exams, at the times a supervisor would have scheduled them.
+    day = timedelta(days=1)
+    _take_exam(seeder, group, ready, supervisor, "house-way", first + 17 * day + timedelta(hours=9),
+               first + 18 * day + timedelta(hours=10), Pace(flat(1.0), 4.5))
+    _take_exam(seeder, group, ready, supervisor, "settlement", first + 17 * day + timedelta(hours=9),
+               first + 18 * day + timedelta(hours=11), Pace(flat(1.0), 9))
+    _take_exam(seeder, group, struggling, supervisor, "house-way",
+               first + 19 * day + timedelta(hours=9), first + 20 * day + timedelta(hours=14),
+               Pace(weak_on(TWO_PAIR_AND_TRIPS, 0.55, 0.97), 7.5))
+    _take_exam(seeder, group, steady, supervisor, "house-way", now - day, None, Pace(flat(1.0), 5))
+    exams.record_results([ready.id, struggling.id, steady.id])
+    db.session.commit()
+    return seeder.sessions, seeder.attempts, 4
+
+
+# --- the custom house way ----------------------------------------------------------------
+
+
+def _rule_index(data: dict[str, Any], rule_id: str) -> tuple[int, int]:
+    for s, section in enumerate(data["sections"]):
+        for r, rule in enumerate(section.get("rules") or []):
+            if rule.get("id") == rule_id:
+                return s, r
+    raise DemoError(f"The demo's base way has no rule {rule_id!r}.")
+
+
+def _version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Riverside splits two pair Low + High or Medium + Medium with an ace (Trump Plaza
+    keeps them together, rule 3.3)."""
+    s, r = _rule_index(data, "two-pair.together.ace")
+    old = data["sections"][s]["rules"][r]
+    rule = {"number": old.get("number", "3.3"), "id": "two-pair.split.ace",
+            "short": "Two pair, Low + High or Medium + Medium, ace: split",
+            "text": "Low + High, or Medium + Medium, with an ace singleton: split.",
+            "when": copy.deepcopy(old["when"]),
+            "explain": "Two pair, {high_pair} and {low_pair}, with an ace: split, "
+                       "{low_pair} in front"}
+    changed = editing.replace_rule(data, s, r, rule)
+    changed["examples"] = [e for e in changed.get("examples") or []
+                           if not (isinstance(e, dict) and e.get("rule") == old.get("id"))]
+    return changed
+
+
+def _version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 drops the three-aces rule: three aces play as any trips, in back."""
+    s, r = _rule_index(data, "trips.aces-split")
+    return editing.delete_rule(data, s, r)
+
+
+def _run_check(record: CustomHouseWay, manager_id: int, runner: jobs.Runner,
+               worker: Callable[[], Worker]) -> None:
+    """Start the draft's check job and run the queued jobs here until it has finished."""
+    job = house_way_jobs.start_check(record.draft, manager_id, runner=runner)
+    job_id = job.id
+    lane = worker() if job.status in jobs.ACTIVE else None
+    while True:
+        db.session.commit()  # a fresh read: the worker writes on its own connection
+        found = jobs.get(job_id)
+        if found is None or found.status not in jobs.ACTIVE:
+            break
+        assert lane is not None
+        if lane.run_once(jobs.LONG) is None and found.status == jobs.QUEUED:
+            raise DemoError("The house-way check job could not be claimed.")
+    if found is None or found.status != jobs.DONE:
+        raise DemoError(f"The check of the demo house way failed: "
+                        f"{found.error if found is not None else 'gone'}")
+
+
+def seed_house_way(manager: User, runner: jobs.Runner, worker: Callable[[], Worker],
+                   now: datetime | None = None) -> tuple[str, ...]:
+    """The demo manager copies Trump Plaza, changes a rule and publishes two versions,
+    each checked first by the check job; return the versions' refs."""
+    now = now or utcnow()
+    record = house_ways.create_draft(WAY_SLUG, WAY_CASINO, base_ref=WAY_BASE, user_id=manager.id)
+    refs = []
+    for change, note, days_ago in (
+            (_version_1, "Two pair with an ace singleton: split (Low + High, Medium + Medium).", 25),
+            (_version_2, "Three aces play as any trips: the trips in back.", 9)):
+        house_ways.save_draft(record.id, change(copy.deepcopy(record.draft)), manager.id)
+        _run_check(record, manager.id, runner, worker)
+        version = house_ways.publish(record.id, note, manager.id)
+        version.published_at = now - timedelta(days=days_ago)
+        refs.append(version.ref)
+        db.session.commit()
+    record.created_at = now - timedelta(days=26)
+    db.session.commit()
+    return tuple(refs)
+
+
+def versions_of_demo_way() -> list[HouseWayVersion]:
+    """The demo way's published versions (tests, the summary)."""
+    record = db.session.execute(
+        select(CustomHouseWay).where(CustomHouseWay.slug == WAY_SLUG)).scalar_one_or_none()
+    return [] if record is None else house_ways.versions(record.id)
+
+
+def worker_factory(database_url: str,
+                   around: Callable[[], AbstractContextManager[object]] | None = None
+                   ) -> Callable[[], Worker]:
+    """A maker of the in-process worker that runs the demo's queued check jobs."""
+    def make() -> Worker:
+        return Worker(database_url, lanes=(jobs.LONG,), around=around)
+    return make
+
+
+__all__ = ["DemoError", "DemoSummary", "database_is_empty", "seed_class", "seed_house_way",
+           "worker_factory"]
+
+
+def _unused() -> Iterator[None]:  # pragma: no cover
+    yield None
