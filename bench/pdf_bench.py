@@ -123,7 +123,7 @@ def main() -> int:
     app = _make_app(instance)
     with app.app_context():
         db.create_all()
-    result = app.test_cli_runner().invoke(seed_demo)  # `trainer seed-demo`
+    result = app.test_cli_runner().invoke(seed_demo, ["--accounts-only"])  # `trainer seed-demo`
     assert result.exit_code == 0, result.output
     client = _signed_in(app)
     presets = preset_names()

@@ -27,7 +27,7 @@
     };
   }
 
-  // Ask the server for JSON (a POST sends `body` as JSON); resolve to
+  // Ask the server for JSON (a POST sends "body" as JSON); resolve to
   // { ok, status, data }, data {} when the reply is not JSON.
   PaiGow.request = function (url, method, body) {
     var init = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
@@ -53,7 +53,7 @@
 
   // Integer cents as money in the page's locale and currency, from the format the
   // server put on <body data-money> (web/languages.py MoneyFormat): "47,50 US$";
-  // `short` drops a whole amount's cents. Typed amounts are read by the server.
+  // "short" drops a whole amount's cents. Typed amounts are read by the server.
   var moneyFormat = null;
   PaiGow.money = function (cents, short) {
     if (!moneyFormat) {

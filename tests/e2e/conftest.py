@@ -67,7 +67,7 @@ def serve(app: Flask) -> Iterator[str]:
 def live_server(app: Flask, runner: Any, demo_settings: dict[str, Any] | None,
                 serve: str) -> str:
     """Seed the demo accounts (with ``demo_settings``) and return the served URL."""
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
+    assert runner.invoke(args=["seed-demo", "--accounts-only"]).exit_code == 0
     if demo_settings is not None:
         with app.app_context():
             group = db.session.execute(db.select(Group).filter_by(name=DEMO_GROUP)).scalar_one()

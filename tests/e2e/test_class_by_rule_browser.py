@@ -93,4 +93,17 @@ def test_the_class_by_rule_is_a_scrolling_table_that_passes_axe_at_390_and_1366(
         problems += [f"{lang} at {size}: axe: {v}" for v in page.evaluate(AXE_ALL)]
         page.screenshot(path=str(SHOTS / f"{lang}-{size}.png"), full_page=True)
     assert page.locator("#class-rules tbody tr").count() == len(load("trump-plaza").rules)
+    # On paper (an A4 page's width): the whole table, nothing scrolled away, no buttons.
+    page.set_viewport_size({"width": 794, "height": 1123})
+    page.emulate_media(media="print")
+    page.evaluate(SETTLE)
+    printed = page.evaluate("""() => {
+      const box = document.querySelector(".rules-scroll");
+      const table = document.querySelector("#class-rules");
+      return {clipped: table.scrollWidth > box.clientWidth + 1,
+              buttons: Array.from(document.querySelectorAll(".toolbar .actions a, .toolbar button"))
+                .filter((b) => b.getBoundingClientRect().width > 0).length};
+    }""")
+    page.emulate_media(media="screen")
+    assert printed == {"clipped": False, "buttons": 0}, printed
     assert problems == [], "\n".join(problems)

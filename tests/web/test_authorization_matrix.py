@@ -166,6 +166,7 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                ("delete_rule", "GET", "/1/sections/1/rules/1/delete", way_page(404)),
                ("new_rule", "GET", "/1/sections/1/rules/new", way_page(404)),
                ("edit_rule", "GET", "/1/sections/1/rules/1/edit", way_page(404)),
+               ("repair_explanations", "POST", "/1/repair-explanations", way_page(404)),
                ("export_way", "GET", "/1/export", way_page(404)),
                ("check_way", "GET", "/1/check", way_page(404)),
                ("diff_way", "GET", "/1/changes", way_page(404)),

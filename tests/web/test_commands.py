@@ -33,7 +33,7 @@ def test_create_user_makes_a_table_games_manager(app, runner) -> None:
 
 
 def test_seed_demo_adds_a_manager_who_signs_in_to_the_manager_home(app, runner, client) -> None:
-    result = runner.invoke(args=["seed-demo"])
+    result = runner.invoke(args=["seed-demo", "--accounts-only"])
     login_name, _name, password = DEMO_MANAGER
     assert result.exit_code == 0 and login_name in result.output and password in result.output
     with app.app_context():
@@ -47,16 +47,16 @@ def test_seed_demo_adds_a_manager_who_signs_in_to_the_manager_home(app, runner, 
 
 
 def test_seed_demo_adds_the_manager_to_a_demo_seeded_before_managers(app, runner) -> None:
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
+    assert runner.invoke(args=["seed-demo", "--accounts-only"]).exit_code == 0
     with app.app_context():
         db.session.execute(db.delete(User).where(User.login == DEMO_MANAGER[0]))
         db.session.commit()
-    again = runner.invoke(args=["seed-demo"])
+    again = runner.invoke(args=["seed-demo", "--accounts-only"])
     assert again.exit_code == 0 and "Demo manager added" in again.output
     with app.app_context():
         assert db.session.execute(db.select(db.func.count()).select_from(User).where(
             User.role == Role.MANAGER)).scalar_one() == 1
-        assert db.session.execute(db.select(db.func.count()).select_from(User)).scalar_one() == 5
+        assert db.session.execute(db.select(db.func.count()).select_from(User)).scalar_one() == 6
 
 
 def test_create_user_refuses_a_taken_login_and_a_short_password(runner, trainee) -> None:
@@ -68,14 +68,14 @@ def test_create_user_refuses_a_taken_login_and_a_short_password(runner, trainee)
 
 
 def test_seed_demo_creates_marked_demo_accounts_once(app, runner, client) -> None:
-    first = runner.invoke(args=["seed-demo"])
+    first = runner.invoke(args=["seed-demo", "--accounts-only"])
     assert first.exit_code == 0 and "demo-trainee1" in first.output
-    second = runner.invoke(args=["seed-demo"])
+    second = runner.invoke(args=["seed-demo", "--accounts-only"])
     assert second.exit_code == 0 and "already present" in second.output
     with app.app_context():
         users = db.session.execute(db.select(User)).scalars().all()
         assert sorted(user.role for user in users) == [
-            "manager", "supervisor", "trainee", "trainee", "trainee"]
+            "admin", "manager", "supervisor", "trainee", "trainee", "trainee"]
         assert all("(demo)" in user.name for user in users)
         group = db.session.execute(db.select(Group)).scalar_one()
         assert len(group.memberships) == 3

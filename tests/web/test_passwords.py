@@ -244,7 +244,7 @@ def test_the_demo_accounts_keep_their_published_passwords_without_a_forced_chang
         app, client, runner) -> None:
     from trainer.cli.accounts import demo_logins
 
-    assert runner.invoke(args=["seed-demo"]).exit_code == 0
+    assert runner.invoke(args=["seed-demo", "--accounts-only"]).exit_code == 0
     for _role, demo_login, demo_password in demo_logins():
         fresh = app.test_client()
         response = login(fresh, SimpleNamespace(login=demo_login, password=demo_password))

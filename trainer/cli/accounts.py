@@ -1,16 +1,25 @@
 """Account commands of the app: create-user, seed-demo, sweep-timeouts."""
 from __future__ import annotations
 
+import secrets
+import time
+from typing import Any
+
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from trainer.extensions import db
 from trainer.models import Group, Membership, Role, User, normalize_login
+from trainer.models.passwords import password_problem
+from trainer.services import demo_class
 from trainer.services.drills import settle_overdue
 from trainer.services.group_settings import GroupSettings
 
 DEMO_SUPERVISOR = ("demo-supervisor", "Demo Supervisor (demo)", "demo-supervisor-pw")
 DEMO_MANAGER = ("demo-manager", "Demo Manager (demo)", "demo-manager-pw")
+# The demo admin has no published password: one is generated and printed at creation.
+DEMO_ADMIN = ("demo-admin", "Demo Admin (demo)")
 DEMO_GROUP = "Demo group (demo)"
 DEMO_TRAINEES = (
     ("demo-trainee1", "Demo Trainee One (demo)"),
@@ -60,31 +69,77 @@ def create_user(role: str, login: str, name: str | None, password: str) -> None:
 
 
 @click.command("seed-demo")
+@click.option("--accounts-only", is_flag=True,
+              help="Add the demo accounts and group without the demo class (tests).")
 @with_appcontext
-def seed_demo() -> None:
-    """Add a demo manager, supervisor, group and three trainees (skipped if present)."""
+def seed_demo(accounts_only: bool) -> None:
+    """Add the demo accounts and group (skipped if present); into an empty database also
+    the demo class: four weeks of graded answers, exams and a published custom house way."""
     login, name, password = DEMO_SUPERVISOR
-    # A demo seeded before managers existed gets its manager on the next run.
+    # The class goes only into a database that held nothing before this command.
+    empty = not accounts_only and demo_class.database_is_empty()
+    # A demo seeded before managers (or the admin) existed gets them on the next run.
     added_manager = _add_demo_manager()
+    admin_password = _add_demo_admin()
     if _login_exists(login):
         db.session.commit()
-        click.echo("Demo manager added." if added_manager
+        added = [what for what, done in (("manager", added_manager),
+                                         ("admin", admin_password is not None)) if done]
+        click.echo(f"Demo {' and '.join(added)} added." if added
                    else "Demo accounts already present; nothing to do.")
-        _echo_demo_logins()
+        _echo_demo_logins(admin_password)
         return
     supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
     supervisor.set_password(password, demo=True)
     group = Group(name=DEMO_GROUP, supervisor=supervisor)
     GroupSettings(extra={"demo": True}).save_to(group)
     db.session.add_all([supervisor, group])
+    trainees = []
     for trainee_login, trainee_name in DEMO_TRAINEES:
         trainee = User(name=trainee_name, login=trainee_login, role=Role.TRAINEE)
         trainee.set_password(DEMO_TRAINEE_PASSWORD, demo=True)
         trainee.membership = Membership(group=group)
         db.session.add(trainee)
+        trainees.append(trainee)
     db.session.commit()
     click.echo("Demo accounts created.")
-    _echo_demo_logins()
+    if empty:
+        _seed_demo_class(group, supervisor, trainees)
+    _echo_demo_logins(admin_password)
+
+
+def _seed_demo_class(group: Group, supervisor: User, trainees: list[User]) -> None:
+    """Add the demo class (services/demo_class.py) and say what was added and how long it took."""
+    app: Any = current_app._get_current_object()  # type: ignore[attr-defined]
+    manager = db.session.execute(db.select(User).filter_by(login=DEMO_MANAGER[0])).scalar_one()
+    started = time.perf_counter()
+    click.echo("Adding the demo class (the house-way checks take a while) ...")
+    refs = demo_class.seed_house_way(manager, str(app.config["SQLALCHEMY_DATABASE_URI"]))
+    checked = time.perf_counter()
+    sessions, attempts, exams = demo_class.seed_class(group, supervisor, trainees)
+    click.echo(f"Demo class added in {time.perf_counter() - started:.1f} s: {attempts} graded "
+               f"answers in {sessions} sessions over four weeks, {exams} exams, the house way "
+               f"{' and '.join(refs)} (checked in {checked - started:.1f} s).")
+
+
+def _add_demo_admin() -> str | None:
+    """Add the demo admin unless its login exists; return its new password, else None.
+
+    The password is generated here (``secrets``), never published: the admin can reach
+    every account, and ``HOST=0.0.0.0 ./run.sh`` puts the demo on the network. Only its
+    hash is stored; the command prints it this once.
+    """
+    login, name = DEMO_ADMIN
+    if _login_exists(login):
+        return None
+    while True:
+        password = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
+        if password_problem(password, login) is None:
+            break
+    admin = User(name=name, login=login, role=Role.ADMIN)
+    admin.set_password(password)
+    db.session.add(admin)
+    return password
 
 
 def _add_demo_manager() -> bool:
@@ -106,7 +161,14 @@ def sweep_timeouts() -> None:
     click.echo(f"Recorded {count} unanswered timed question(s) as timed out.")
 
 
-def _echo_demo_logins() -> None:
+def _echo_demo_logins(admin_password: str | None = None) -> None:
     click.echo("Demo logins (published passwords: never use them in production):")
     for role, demo_login, demo_password in demo_logins():
         click.echo(f"  {role:<10} {demo_login:<16} {demo_password}")
+    if admin_password is not None:
+        click.echo(f"  {Role.ADMIN.value:<10} {DEMO_ADMIN[0]:<16} {admin_password}")
+        click.echo("  The admin's password was generated now and is shown only this once: "
+                   "note it (only its hash is stored).")
+    else:
+        click.echo(f"  {Role.ADMIN.value:<10} {DEMO_ADMIN[0]:<16} (the password printed when "
+                   "it was created)")

@@ -32,9 +32,10 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import multiprocessing
+import os
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -281,24 +282,12 @@ def _plans() -> dict[str, Plan]:
 def _training_days(first: datetime, week: int, count: int, rng: random.Random) -> list[datetime]:
     """``count`` session starts on weekdays of ``week`` (0-3), 08:00-17:00 UTC, in order."""
     days = [first + timedelta(days=7 * week + d) for d in range(7)]
-    weekdays = [d for d in days if d.weekday() < 5] or days
-    starts = []
-    for i in range(count):
-        day = weekdays[(i * len(weekdays)) // count + rng.randrange(0, 1 + len(weekdays) // count) // 2
-                       if count < len(weekdays) else i % len(weekdays)]
-        starts.append(day.replace(hour=rng.randrange(8, 16), minute=rng.randrange(0, 60),
-                                  second=rng.randrange(0, 60)))
+    weekdays = [d for d in days if d.weekday() < 5]
+    chosen = sorted(rng.sample(weekdays, count)) if count <= len(weekdays) \
+        else [weekdays[i % len(weekdays)] for i in range(count)]
+    starts = [day.replace(hour=rng.randrange(8, 16), minute=rng.randrange(0, 60),
+                          second=rng.randrange(0, 60)) for day in chosen]
     return sorted(starts)
-
-
-@dataclass(frozen=True)
-class DemoSummary:
-    """What ``seed_class`` added."""
-
-    sessions: int
-    attempts: int
-    exams: int
-    versions: tuple[str, ...]
 
 
 def _exam_settings(exam: CertificationExam, trainee_id: int) -> DrillSettings:
@@ -395,37 +384,60 @@ def _version_2(data: dict[str, Any]) -> dict[str, Any]:
     return editing.delete_rule(data, s, r)
 
 
-def _run_check(record: CustomHouseWay, manager_id: int, runner: jobs.Runner,
-               worker: Callable[[], Worker]) -> None:
-    """Start the draft's check job and run the queued jobs here until it has finished."""
-    job = house_way_jobs.start_check(record.draft, manager_id, runner=runner)
-    job_id = job.id
-    lane = worker() if job.status in jobs.ACTIVE else None
-    while True:
-        db.session.commit()  # a fresh read: the worker writes on its own connection
-        found = jobs.get(job_id)
-        if found is None or found.status not in jobs.ACTIVE:
-            break
-        assert lane is not None
-        if lane.run_once(jobs.LONG) is None and found.status == jobs.QUEUED:
-            raise DemoError("The house-way check job could not be claimed.")
-    if found is None or found.status != jobs.DONE:
-        raise DemoError(f"The check of the demo house way failed: "
-                        f"{found.error if found is not None else 'gone'}")
+def _drain(database_url: str) -> None:
+    """A forked child: run queued long jobs until none is left, on connections of its own."""
+    # Connections inherited from the parent are left to it (SQLAlchemy's advice for forks).
+    jobs.process_engine(database_url).dispose(close=False)
+    Worker(database_url, lanes=(jobs.LONG,)).run_all()
 
 
-def seed_house_way(manager: User, runner: jobs.Runner, worker: Callable[[], Worker],
+def run_queued_checks(database_url: str, count: int) -> None:
+    """Run the queued check jobs to completion here: in up to ``count`` forked worker
+    processes at once where the system forks and has the cores, else one after another
+    in this process (``Worker.run_all``, the worker module's drain)."""
+    db.session.commit()
+    processes = min(count, os.cpu_count() or 1)
+    if processes < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        Worker(database_url, lanes=(jobs.LONG,)).run_all()
+        return
+    fork = multiprocessing.get_context("fork")
+    children = [fork.Process(target=_drain, args=(database_url,), name=f"demo-check-{i}")
+                for i in range(processes)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join()
+    # A child that could not claim (SQLite busy) left its job queued: run it here.
+    Worker(database_url, lanes=(jobs.LONG,)).run_all()
+
+
+def seed_house_way(manager: User, database_url: str,
                    now: datetime | None = None) -> tuple[str, ...]:
     """The demo manager copies Trump Plaza, changes a rule and publishes two versions,
-    each checked first by the check job; return the versions' refs."""
+    each checked first by the house-way check job; return the versions' refs.
+
+    Both drafts' checks are queued at once (the system's jobs, ``user_id`` None, so
+    that the one-running-long-job-per-person rule lets them run side by side) and run
+    to completion by worker processes here, before anything is published.
+    """
     now = now or utcnow()
     record = house_ways.create_draft(WAY_SLUG, WAY_CASINO, base_ref=WAY_BASE, user_id=manager.id)
+    first = _version_1(copy.deepcopy(record.draft))
+    second = _version_2(copy.deepcopy(first))
+    queue = jobs.Runner(database_url, mode="worker")  # queue only; run below
+    checks = [house_way_jobs.start_check(data, None, runner=queue).id for data in (first, second)]
+    run_queued_checks(database_url, len(checks))
+    db.session.commit()  # read what the workers wrote
+    for job_id in checks:
+        job = jobs.get(job_id)
+        if job is None or job.status != jobs.DONE:
+            raise DemoError("The check of the demo house way did not finish: "
+                            f"{job.error if job is not None else 'the job is gone'}")
     refs = []
-    for change, note, days_ago in (
-            (_version_1, "Two pair with an ace singleton: split (Low + High, Medium + Medium).", 25),
-            (_version_2, "Three aces play as any trips: the trips in back.", 9)):
-        house_ways.save_draft(record.id, change(copy.deepcopy(record.draft)), manager.id)
-        _run_check(record, manager.id, runner, worker)
+    for data, note, days_ago in (
+            (first, "Two pair with an ace singleton: split (Low + High, Medium + Medium).", 25),
+            (second, "Three aces play as any trips: the trips in back.", 9)):
+        house_ways.save_draft(record.id, data, manager.id)
         version = house_ways.publish(record.id, note, manager.id)
         version.published_at = now - timedelta(days=days_ago)
         refs.append(version.ref)
@@ -441,19 +453,3 @@ def versions_of_demo_way() -> list[HouseWayVersion]:
         select(CustomHouseWay).where(CustomHouseWay.slug == WAY_SLUG)).scalar_one_or_none()
     return [] if record is None else house_ways.versions(record.id)
 
-
-def worker_factory(database_url: str,
-                   around: Callable[[], AbstractContextManager[object]] | None = None
-                   ) -> Callable[[], Worker]:
-    """A maker of the in-process worker that runs the demo's queued check jobs."""
-    def make() -> Worker:
-        return Worker(database_url, lanes=(jobs.LONG,), around=around)
-    return make
-
-
-__all__ = ["DemoError", "DemoSummary", "database_is_empty", "seed_class", "seed_house_way",
-           "worker_factory"]
-
-
-def _unused() -> Iterator[None]:  # pragma: no cover
-    yield None

@@ -20,7 +20,8 @@ gzip is used; brotli would need a compiled library. Pages (HTML) are not
 compressed here: they carry the CSRF token (BREACH); a proxy may do it.
 
 Stylesheets are sent minified (``minify_css``: comments dropped, whitespace
-collapsed outside strings); the files on disk keep their comments for people.
+collapsed outside strings) and scripts without their whole-line comments
+(``minify_js``); the files on disk keep their comments for people.
 The version hash is of the bytes sent.
 """
 from __future__ import annotations
@@ -95,6 +96,19 @@ def minify_css(text: str) -> str:
     return "".join(out).strip()
 
 
+_JS_COMMENT_LINE = re.compile(r"^[ \t]*//.*(?:\n|$)", re.M)
+
+
+def minify_js(text: str) -> str:
+    """Return a script without its whole-line ``//`` comments (issue 26: the drill page's
+    weight). Only lines that hold nothing but a comment go: a line can begin with ``//``
+    only as a comment, except inside a template literal or a string continued with a
+    backslash, and a script holding either is sent as written."""
+    if "`" in text or re.search(r"\\\n", text):
+        return text
+    return _JS_COMMENT_LINE.sub("", text)
+
+
 def _stamp(stat: os.stat_result) -> tuple[int, int, int]:
     return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
@@ -125,6 +139,8 @@ def load_file(path: Path) -> StaticFile | None:
     mimetype = _mimetype(path)
     if mimetype == "text/css":
         data = minify_css(data.decode("utf-8")).encode("utf-8")
+    elif mimetype in ("text/javascript", "application/javascript"):
+        data = minify_js(data.decode("utf-8")).encode("utf-8")
     gzipped: bytes | None = None
     if mimetype.startswith(COMPRESSIBLE):
         # mtime=0: the same file always compresses to the same bytes.

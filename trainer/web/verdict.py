@@ -15,7 +15,7 @@ from typing import Any
 from flask import has_request_context, request, url_for
 from markupsafe import Markup, escape
 
-from trainer.web import engine_words, languages, way_words
+from trainer.web import engine_words, languages, names, way_words
 from trainer.web.i18n import translations
 
 
@@ -59,11 +59,14 @@ def _why(fb: Any) -> str:
     if not fb.why:
         return ""
     if fb.sheet_rule and fb.house_way:
+        # The tooltip names the rule in words; its id stays in data-rule (issue 26).
+        named = escape(names.rule_name(fb.rule_id, fb.house_way))
         inner = (f'<a class="sheet-link" href="{escape(_sheet_url(fb.house_way))}'
-                 f'#rule-{escape(fb.sheet_rule)}" title="{escape(fb.rule_id)}">'
+                 f'#rule-{escape(fb.sheet_rule)}" title="{named}" '
+                 f'data-rule="{escape(fb.rule_id)}">'
                  f'{escape(way_words.sheet_why(fb))}</a>')
     else:
-        inner = f'<span title="{escape(fb.rule_id)}">{escape(engine_words.text(fb.why))}</span>'
+        inner = f'<span data-rule="{escape(fb.rule_id)}">{escape(engine_words.text(fb.why))}</span>'
         if fb.section:
             inner += (f' <span class="muted">('
                       f'{_t("rule book %(section)s", section=engine_words.say(fb.section))})</span>')
