@@ -173,6 +173,7 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                ("edge_way", "GET", "/1/edge", way_page(404)),
                ("publish_way", "POST", "/1/publish", way_page(404)),
                ("show_version", "GET", "/1/versions/1", way_page(404)),
+               ("roll_out", "POST", "/1/versions/1/roll-out", way_page(404)),
                ("job_state", "GET", "/jobs/1", way_page(404)),
                ("restart_job", "POST", "/jobs/1/restart", way_page(404)))},
     }
