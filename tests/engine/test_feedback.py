@@ -32,6 +32,9 @@ def test_the_hint_names_the_family_and_what_the_ways_deciding_rule_does() -> Non
     # The round's banker step hints from the rule that sets the banker's hand.
     assert str(hint("round.banker.two-pair", way, "two-pair.split.always")) == said
     assert hint("round.banker.two-pair") == DRILL_HINTS["round"]
+    # A rule whose setting would foul (a ``.fallback`` id): the same words, and the fallback.
+    fallback = str(hint("two-pair.split.always.fallback", way))
+    assert fallback.startswith(said) and "fallback setting plays" in fallback
     # The rule book's drills say what to look at.
     assert "look" in str(hint("settlement.copy-push")) and "look" in str(hint("foul.legal"))
 
@@ -91,3 +94,21 @@ def test_unsteered_rounds_are_dealt_as_before_focus_rules_existed() -> None:
     other = DrillContext(focus_rules=("house-way.only",))  # a rule the round ignores
     for seed in range(20):
         assert new_question("round", seed, context) == new_question("round", seed, other)
+
+
+def test_every_presets_hint_says_what_its_deciding_rule_does() -> None:
+    # Issue 27: the two-trips hint said "look at the lower set; the higher three stay in
+    # back", the opposite of every way. Each hint is now the way's own rule in words.
+    from trainer.engine.house_way import KINDS, preset_names
+
+    for name in preset_names():
+        way = load(name)
+        for rule in way.rules:
+            said = str(hint(rule.id, way))
+            kind = KINDS[rule.kind]
+            assert f"(rule {rule.number}: {rule.text.rstrip('. ')})" in said, said
+            if kind.front is not None:
+                assert f"{kind.front_text} in front, {kind.back_text} in back" in said, said
+        two_trips = str(hint("two-trips.high-pair-front", way))
+        assert "two cards of the higher trips in front" in two_trips
+        assert "lower set" not in two_trips and "lower trips in front" not in two_trips

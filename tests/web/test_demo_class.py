@@ -14,6 +14,7 @@ import re
 import statistics
 from collections.abc import Iterator
 from datetime import timedelta
+from itertools import pairwise
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -37,7 +38,6 @@ from trainer.models import (
     User,
     utcnow,
 )
-from trainer.models.passwords import DEMO_PASSWORDS
 from trainer.services.drills import regrade, replay_question
 from web.helpers import login
 
@@ -111,12 +111,6 @@ def test_a_fresh_seed_shows_the_class_on_the_supervisors_overview_without_an_ans
         group = db.session.execute(db.select(Group)).scalar_one()
         trainees = {u.id: u.name for u in db.session.execute(
             db.select(User).filter_by(role="trainee")).scalars()}
-        # What the overview must say, from the rows: every house-way answer of all time.
-        expected = {}
-        for trainee_id in trainees:
-            rows = db.session.execute(db.select(Attempt.correct).filter_by(
-                user_id=trainee_id, kind="house-way")).scalars().all()
-            expected[trainee_id] = (len(rows), round(100 * sum(rows) / len(rows)))
     client = _signed_in(app, "demo-supervisor", "demo-supervisor-pw")
     page = client.get(f"/supervisor/groups/{group.id}").get_data(as_text=True)
     strip = re.search(r'(?s)<section class="sv-panel summary-strip"[^>]*>(.*?)</section>', page)
@@ -124,6 +118,15 @@ def test_a_fresh_seed_shows_the_class_on_the_supervisors_overview_without_an_ans
     glance = _text(strip.group(1))
     assert glance.startswith("1 of 3 trainees ready to deal"), glance
     assert "Ready to deal 1" in glance and "Exam scheduled 1" in glance, glance
+
+    with app.app_context():
+        # What the overview must say, from the rows: every house-way answer of all time.
+        expected = {}
+        for trainee_id in trainees:
+            rows = db.session.execute(db.select(Attempt.correct).filter_by(
+                user_id=trainee_id, kind="house-way")).scalars().all()
+            assert rows, "no answers"
+            expected[trainee_id] = (len(rows), round(100 * sum(rows) / len(rows)))
 
     one_drill = client.get(f"/supervisor/groups/{group.id}?period=all&drill=house-way")
     text = one_drill.get_data(as_text=True)
@@ -176,6 +179,13 @@ def test_the_answers_spread_over_four_weeks_in_utc_at_plausible_speeds(
                 assert r.elapsed_ms > r.time_limit_ms
         answered = [r.elapsed_ms for r in rows if not r.timed_out]
         assert min(answered) >= 1000 and 3000 <= statistics.median(answered) <= 20_000
+        # A trainee sits one session at a time.
+        sessions = db.session.execute(db.select(
+            DrillSession.user_id, DrillSession.started_at, DrillSession.finished_at)
+            .order_by(DrillSession.user_id, DrillSession.started_at)).all()
+        for before, after in pairwise(sessions):
+            if before.user_id == after.user_id:
+                assert before.finished_at < after.started_at, (before, after)
 
 
 def test_one_trainee_is_ready_one_struggles_with_two_pair_and_trips_and_exams_are_kept(
@@ -223,6 +233,8 @@ def test_the_demo_way_is_a_changed_copy_with_two_versions_each_checked_by_a_job(
 
 def test_the_admin_password_is_generated_printed_and_never_published(
         seeded: SimpleNamespace) -> None:
+    from trainer.models.passwords import DEMO_PASSWORDS
+
     match = ADMIN_LINE.search(seeded.output)
     assert match, seeded.output
     password = match.group(1)

@@ -36,7 +36,8 @@ def test_a_spanish_manager_reads_the_quoted_kind_and_shapes_in_spanish(app: Flas
     with app.test_request_context():
         es = said_at(data, "es")["sections[0].rules[0].when.shapes"]
         en = said_at(data, "en")["sections[0].rules[0].when.shapes"]
-    assert es == ("ES[A 'ES[ES[two-pair]: lower pair in front]' rule can only set ES[two-pair] "
+    # The placing's words are the rule kind's, translatable too (issue 27: a hint says them).
+    assert es == ("ES[A 'ES[ES[two-pair]: ES[lower pair] in front]' rule can only set ES[two-pair] "
                   "hands, but ES[no-pair] hands can reach this rule: choose the hand shapes it "
                   "is for.]"), es
     assert en.startswith("A 'Two-pair: lower pair in front' rule can only set two-pair hands, "

@@ -17,15 +17,18 @@ class to the demo group, every question dealt and graded by the engine:
 - exams are scheduled with ``exams.schedule_exam``, taken as sealed exam sessions
   under the rules kept at scheduling, and judged by ``exams.record_results``.
 
-Only the times are chosen here: sessions between 08:00 and 17:00 UTC on the 27 days
-before today, answer times drawn around each trainee's pace (never past a timed
-question's limit, except the few questions left to time out).
+Only the times are chosen here: sessions start between 08:00 and 16:00 UTC on weekdays
+of the 28 days before today, one at a time per trainee, exams at 07:00 UTC; answer
+times are drawn around each trainee's pace (never past a timed question's limit,
+except the few questions left to time out). The random generator has a fixed seed, so
+every demo deals the same questions.
 
 The class (docs/operations.md, "The demo class"): demo-trainee1 is certified in both
 criteria (ready to deal); demo-trainee2 misses the house way's two-pair and trips rules
 and failed a house-way exam; demo-trainee3 trains steadily and has a house-way exam
 scheduled. demo-manager copied Trump Plaza as "Riverside Casino (demo)" and published
-two versions, each checked first by the house-way check job run to completion.
+two versions; both drafts' checks are queued as house-way check jobs and run to
+completion here by worker processes (``job_worker.Worker``) before either is published.
 """
 from __future__ import annotations
 
@@ -280,7 +283,7 @@ def _plans() -> dict[str, Plan]:
 
 
 def _training_days(first: datetime, week: int, count: int, rng: random.Random) -> list[datetime]:
-    """``count`` session starts on weekdays of ``week`` (0-3), 08:00-17:00 UTC, in order."""
+    """``count`` session starts on weekdays of ``week`` (0-3), 08:00-16:00 UTC, in order."""
     days = [first + timedelta(days=7 * week + d) for d in range(7)]
     weekdays = [d for d in days if d.weekday() < 5]
     chosen = sorted(rng.sample(weekdays, count)) if count <= len(weekdays) \
@@ -329,20 +332,28 @@ def seed_class(group: Group, supervisor: User, trainees: Sequence[User],
     for trainee, plan in ((ready, plans["ready"]), (struggling, plans["struggling"]),
                           (steady, plans["steady"])):
         settings = DrillSettings.for_user(trainee.id)
-        for week, items in enumerate(plan.weeks):
-            for kind, mode, count, pace in items:
-                for start in _training_days(first, week, count, rng):
-                    if start < now - timedelta(hours=2):
-                        seeder.session(trainee.id, kind, mode, start, pace, settings)
+        planned = sorted(
+            (start, kind, mode, pace)
+            for week, items in enumerate(plan.weeks)
+            for kind, mode, count, pace in items
+            for start in _training_days(first, week, count, rng))
+        busy_until = first
+        for start, kind, mode, pace in planned:
+            # One session at a time: a later one that day starts after a short break.
+            start = max(start, busy_until + timedelta(minutes=rng.randrange(5, 40)))
+            if start < now - timedelta(hours=2):
+                finished = seeder.session(trainee.id, kind, mode, start, pace, settings).finished_at
+                busy_until = finished or start
     db.session.commit()
-    # The exams, at the times a supervisor would have scheduled them.
-    day = timedelta(days=1)
-    _take_exam(seeder, group, ready, supervisor, "house-way", first + 17 * day + timedelta(hours=9),
-               first + 18 * day + timedelta(hours=10), Pace(flat(1.0), 4.5))
-    _take_exam(seeder, group, ready, supervisor, "settlement", first + 17 * day + timedelta(hours=9),
-               first + 18 * day + timedelta(hours=11), Pace(flat(1.0), 9))
+    # The exams, at the times a supervisor would have scheduled them: taken at 07:00 UTC,
+    # before the day's training (which starts at 08:00).
+    day, seven = timedelta(days=1), timedelta(hours=7)
+    _take_exam(seeder, group, ready, supervisor, "house-way", first + 17 * day + 2 * seven,
+               first + 18 * day + seven, Pace(flat(1.0), 4.5))
+    _take_exam(seeder, group, ready, supervisor, "settlement", first + 17 * day + 2 * seven,
+               first + 18 * day + seven + timedelta(minutes=20), Pace(flat(1.0), 9))
     _take_exam(seeder, group, struggling, supervisor, "house-way",
-               first + 19 * day + timedelta(hours=9), first + 20 * day + timedelta(hours=14),
+               first + 19 * day + 2 * seven, first + 20 * day + seven,
                Pace(weak_on(TWO_PAIR_AND_TRIPS, 0.55, 0.97), 7.5))
     _take_exam(seeder, group, steady, supervisor, "house-way", now - day, None, Pace(flat(1.0), 5))
     exams.record_results([ready.id, struggling.id, steady.id])

@@ -146,7 +146,8 @@ def question(session_id: int) -> tuple[Response, int] | Response:
         return jsonify(
             finished=True, summary_url=url_for("drills.show_summary", session_id=session_id)
         )
-    # The drill's own hint: the rule family in words and what to look at.
+    # The drill's own hint: what to look at, or what the group's house way does with the
+    # hand (its deciding rule in words, explain.way_hint).
     hint = engine_words.text(view.hint) if view.hint else None  # in the reader's language
     html = render_template(
         "drills/_question.html",

@@ -132,7 +132,7 @@ def hand_name(name: HandName) -> str:
     return said
 
 
-def text(sentence: str | Message | Joined) -> str:
+def text(sentence: str | Message | Joined | Money) -> str:
     """Return one of the engine's fixed sentences (a rule book line, a hint) in the reader's language.
 
     The sentence is looked up as it is (the engine marks it with ``N_``); a sentence
@@ -141,6 +141,6 @@ def text(sentence: str | Message | Joined) -> str:
     """
     if isinstance(sentence, Message):
         return _message(sentence)
-    if not isinstance(sentence, str):  # several sentences (a ``Joined``): each said
+    if not isinstance(sentence, str):  # several sentences (a ``Joined``) or an amount: said
         return _value(sentence)
     return str(translations().ugettext(sentence)) if sentence else sentence
