@@ -149,7 +149,7 @@ def test_look_up_by_clicking_seven_cards(live_server: str, page: Any) -> None:
     assert "cards=" in page.url and "preset=trump-plaza" in page.url
     assert page.get_attribute("#lookup-front", "data-cards") == " ".join(card_list(setting.front))
     assert page.get_attribute("#lookup-back", "data-cards") == " ".join(card_list(setting.back))
-    assert page.get_attribute("#lookup-rule-id", "title") == setting.rule
+    assert page.get_attribute("#lookup-rule-id", "data-rule") == setting.rule
     assert page.inner_text("#lookup-rule-id") == load("trump-plaza").rule(setting.rule).short
     # The grid shows the hand that was looked up.
     assert page.locator("#card-grid button[aria-pressed='true']").count() == 7

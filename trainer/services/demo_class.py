@@ -382,7 +382,29 @@ def _version_1(data: dict[str, Any]) -> dict[str, Any]:
             "text": "Low + High, or Medium + Medium, with an ace singleton: split.",
             "when": copy.deepcopy(old["when"]),
             "explain": "Two pair, {high_pair} and {low_pair}, with an ace: split, "
-                       "{low_pair} in front"}
+                       "{low_pair} in front",
+            # The manager's own words in the sheet's other languages (as the preset's
+            # rules 3.3 and 3.4 say them).
+            "translations": {
+                "pt": {"short": "Dois pares, Baixo + Alto ou Médio + Médio, com ás: separar",
+                       "text": "Baixo + Alto, ou Médio + Médio, com um ás avulso: separar.",
+                       "explain": "Dois pares, {high_pair} e {low_pair}, com um ás: separar, "
+                                  "{low_pair} na mão baixa"},
+                "es": {"short": "Doble pareja, Baja + Alta o Media + Media, con as: separar",
+                       "text": "Baja + Alta, o Media + Media, con un as suelto: separar.",
+                       "explain": "Doble pareja, {high_pair} y {low_pair}, con un as: separar, "
+                                  "{low_pair} en la mano baja"},
+                "it": {"short": "Doppia coppia, Bassa + Alta o Media + Media, con asso: dividere",
+                       "text": "Bassa + Alta, o Media + Media, con un asso spaiato: dividere.",
+                       "explain": "Doppia coppia, {high_pair} e {low_pair}, con un asso: "
+                                  "dividere, {low_pair} nella mano bassa"},
+                "ru": {"short": "Две пары, Низкая + Высокая или Средняя + Средняя, с тузом: "
+                                "разделить",
+                       "text": "Низкая + Высокая или Средняя + Средняя с одиночным тузом: "
+                               "разделить.",
+                       "explain": "Две пары, {high_pair} и {low_pair}, с тузом: разделить, "
+                                  "{low_pair} в младшую руку"},
+            }}
     changed = editing.replace_rule(data, s, r, rule)
     changed["examples"] = [e for e in changed.get("examples") or []
                            if not (isinstance(e, dict) and e.get("rule") == old.get("id"))]
