@@ -6,7 +6,8 @@ from flask import Flask
 
 from trainer.extensions import db
 from trainer.models import Group, Role, User
-from web.helpers import login, post_form
+from trainer.web.limits import JSON_ENDPOINTS
+from web.helpers import csrf_token, login, post_form
 
 PUBLIC_ENDPOINTS = {"static", "auth.login", "health.healthz"}
 
@@ -34,8 +35,15 @@ def test_every_post_needs_a_login(app, client) -> None:
     for rule in app.url_map.iter_rules():
         if "POST" in rule.methods and rule.endpoint not in PUBLIC_ENDPOINTS | {"auth.logout"}:
             url = rule.build(dict.fromkeys(rule.arguments, 1))[1]
-            response = post_form(client, url)
-            assert response.headers["Location"].startswith("/auth/login"), url
+            if rule.endpoint in JSON_ENDPOINTS:
+                # A script's request (JSON, with the page's token) is told to sign in, in JSON.
+                response = client.post(url, json={},
+                                       headers={"X-CSRFToken": csrf_token(client)})
+                assert response.status_code == 401, url
+                assert response.get_json()["login_url"].startswith("/auth/login"), url
+            else:
+                response = post_form(client, url)
+                assert response.headers["Location"].startswith("/auth/login"), url
 
 
 @pytest.mark.parametrize("url", [

@@ -410,7 +410,9 @@ def test_a_body_that_is_not_json_records_nothing(app: Flask, signed_in: FlaskCli
     response = signed_in.post(
         f"/drills/sessions/{session_id}/answer", data="seat=3", headers={"X-CSRFToken": token}
     )
-    assert response.status_code == 400
+    # A form body at a JSON endpoint is the wrong kind of body (issue 24): 415, in words.
+    assert response.status_code == 415
+    assert "application/json" in response.get_json()["message"]
     assert attempts(app) == []
 
 

@@ -24,6 +24,7 @@ from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
+from trainer.web.limits import JSON_ENDPOINTS
 from web.helpers import csrf_token, login, post_form
 
 EXAM_LENGTH = 3
@@ -166,10 +167,15 @@ def _walk(app: Flask, exam: RunningExam, trainee: Any, group: int) -> list[tuple
 
 
 def _call(client: FlaskClient, method: str, url: str) -> Any:
-    """Call a route as the pages do: GET plainly, POST as JSON with the CSRF header."""
+    """Call a route as the pages do: GET plainly, POST as JSON with the CSRF header to a
+    script's endpoint and as a form to a form's (a body of the other kind is refused)."""
     if method == "GET":
         return client.get(url)
     token = csrf_token(client, "/auth/password")
+    endpoint = client.application.url_map.bind("localhost").match(url, method=method)[0]
+    if endpoint not in JSON_ENDPOINTS:
+        return client.open(url, method=method, data={"csrf_token": token},
+                           headers={"Accept": "application/json"})
     return client.open(url, method=method, json={},
                        headers={"X-CSRFToken": token, "Accept": "application/json"})
 
