@@ -140,13 +140,15 @@ def test_the_house_way_translations_are_checked(tmp_path: Path) -> None:
     (tmp_path / "casino.toml").write_text('''
 title = "Casino house way"
 notes = ["First note", "Second note"]
-source = "not translated: a source is not a sheet's words"
+authority = "not translated: the authority is the project's, not printed on the sheet"
+source = "Where the sheet was read"
 [translations.es]
 title = "Método de la casa"
 notes = ["Primera nota"]
 [[sections]]
 title = "No pair"
 text = "No pair at all"
+resolved = "The text is silent; read so"
 [sections.translations.es]
 title = "Sin pareja"
 [[sections.rules]]
@@ -154,19 +156,26 @@ id = "pai-gow.standard"
 text = "Pair in back"
 short = "Pair back"
 explain = "One pair, {pair}: pair in back"
+decided = "Decided by the house"
 [sections.rules.translations.es]
+decided = "Decidido por la casa"
 text = "Pareja atrás"
 short = "Pareja atrás"
 explain = "Una pareja: pareja atrás"
 ''', encoding="utf-8")
     texts = catalogues.house_way_texts(tmp_path)
+    # The sheet prints its source and its resolved/decided lines: they are translated too
+    # (QA after issue 27: a Portuguese sheet said them in English).
     assert {t.where.split(" ", 1)[1] for t in texts} == {
-        "title", "notes[0]", "notes[1]", "sections[0].title", "sections[0].text",
-        "sections[0].rules[0].text", "sections[0].rules[0].short", "sections[0].rules[0].explain"}
+        "title", "notes[0]", "notes[1]", "source", "sections[0].title", "sections[0].text",
+        "sections[0].resolved", "sections[0].rules[0].text", "sections[0].rules[0].short",
+        "sections[0].rules[0].explain", "sections[0].rules[0].decided"}
     found = catalogues.data_problems(texts, "es")
     assert sorted(p.split("'")[0] for p in found) == [
         "es: no translation of casino.toml notes[1] ",
+        "es: no translation of casino.toml sections[0].resolved ",
         "es: no translation of casino.toml sections[0].text ",
+        "es: no translation of casino.toml source ",
         "es: translation of casino.toml sections[0].rules[0].explain ",
     ], found
     assert "changes its placeholders" in next(p for p in found if "explain" in p)

@@ -29,6 +29,8 @@
   var resultBox = document.getElementById("result-box");
   var bankerWaiting = bankerBox.innerHTML;
   var rack = Array.prototype.slice.call(root.querySelectorAll("[data-chip]"));
+  var faces = {};  // a chip's face: its amount's number in the reader's format (table.html)
+  rack.forEach(function (chip) { faces[chip.dataset.chip] = chip.dataset.face; });
 
   var state = {
     phase: "loading",   // "betting", "playing" or "busy"
@@ -62,7 +64,7 @@
       var chip = document.createElement("span");
       chip.className = "chip chip-" + value + " chip-placed";
       chip.dataset.index = String(index);
-      chip.textContent = money(value, true);
+      chip.textContent = faces[value] || money(value, true);  // the rack's number, no sign
       betChips.appendChild(chip);
     });
     var total = betTotal();

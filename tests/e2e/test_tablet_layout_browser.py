@@ -318,3 +318,104 @@ def test_a_skip_link_and_a_one_line_menu_at_1366_in_every_language(
             if page.evaluate("document.activeElement.id") != "content":
                 problems.append(f"{login} in {lang}: the skip link does not reach the content")
     assert problems == [], "\n".join(problems)
+
+
+# A phone in every language: the settlement table inside its panel, each result button's
+# word on one line (never "Проигр-ыш"), no button cut off.
+SETTLE_FITS = """() => {
+  const found = [];
+  const box = document.querySelector("#question");
+  const table = box.querySelector("table.settle-table");
+  const edge = box.getBoundingClientRect();
+  const t = table.getBoundingClientRect();
+  if (t.right > edge.right + 1) {
+    found.push(`the seat table is ${Math.round(t.width)} px in a ${Math.round(edge.width)} px panel`);
+  }
+  for (const span of box.querySelectorAll(".segmented span")) {
+    const word = span.firstChild;
+    const range = document.createRange();
+    range.selectNodeContents(word);
+    const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+    const r = span.getBoundingClientRect();
+    if (lines.size > 1) found.push(`"${word.textContent.trim()}" breaks over ${lines.size} lines`);
+    if (r.right > edge.right + 1 || span.scrollWidth > span.clientWidth + 1) {
+      found.push(`"${word.textContent.trim()}" is cut off`);
+    }
+  }
+  return found.slice(0, 6);
+}"""
+
+# The player's chips: each amount inside its chip, no two chips overlapping.
+CHIPS_FIT = """() => {
+  const found = [];
+  const chips = Array.from(document.querySelectorAll("[data-chip]"));
+  chips.forEach((chip, i) => {
+    const c = chip.getBoundingClientRect();
+    const face = chip.querySelector(".chip-face");
+    const f = face ? face.getBoundingClientRect() : c;
+    if (!face || f.left < c.left + 2 || f.right > c.right - 2) {
+      found.push(`chip ${chip.dataset.chip}: "${chip.textContent.trim()}" wider than its chip`);
+    }
+    const next = chips[i + 1];
+    if (next && next.getBoundingClientRect().left < c.right - 1) {
+      found.push(`chips ${chip.dataset.chip} and ${next.dataset.chip} overlap`);
+    }
+  });
+  return found;
+}"""
+
+# A stacked table's cells: the value in its own column, no line of it under the label.
+STACKED_VALUES = """() => {
+  const found = [];
+  for (const cell of document.querySelectorAll("table.stacked [data-label]")) {
+    if (!cell.textContent.trim() || getComputedStyle(cell, "::before").content === "none") continue;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const left = cell.getBoundingClientRect().left;
+    const lines = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+    if (lines.some((r) => r.left < left + 40)) {
+      found.push(`"${cell.dataset.label}: ${cell.textContent.trim().slice(0, 24)}" runs under its label`);
+    }
+  }
+  return found.slice(0, 4);
+}"""
+
+
+def test_a_phone_fits_the_settlement_buttons_the_chips_and_stacked_values_in_every_language(
+        app: Flask, live_server: str, page: Any) -> None:
+    """Issue 26 leftovers at 390x844: the settlement table inside its panel with each result
+    word on one line ("Perde", "Проигрыш"); the player's chips show a bare number (the sign
+    once above them) inside each chip; a stacked table's wrapped value stays in its column."""
+    problems: list[str] = []
+    sign_in(page, live_server)
+    page.set_viewport_size({"width": 390, "height": 844})
+    with app.app_context():
+        trainee = db.session.execute(db.select(User).filter_by(login=DEMO_TRAINEES[0][0])).scalar_one()
+    for lang in LANGUAGES:
+        with app.app_context():
+            languages.set_user_language(trainee.id, lang)
+            db.session.commit()
+        page.goto(f"{live_server}/drills/")
+        page.wait_for_selector(f"html[lang={lang}]")
+        page.click("[data-start='settlement-practice']")
+        page.wait_for_selector("#question .q[data-position='1']")
+        page.evaluate(SETTLE)
+        problems += [f"settlement in {lang}: {p}" for p in page.evaluate(SETTLE_FITS)]
+        problems += [f"settlement in {lang}: sticks out: {p}" for p in page.evaluate(STICKS_OUT)]
+        page.screenshot(path=str(SHOTS / f"settlement-390x844-{lang}.png"), full_page=True)
+        for row in page.locator("#question tr[data-seat]").all():
+            row.locator("input[value=push]").check(force=True)
+        page.click("#question [data-submit]")
+        page.wait_for_selector("#feedback .verdict")
+        page.goto(f"{live_server}/play/")
+        page.wait_for_selector("#play[data-loaded]", state="attached")
+        page.evaluate(SETTLE)
+        problems += [f"play in {lang}: {p}" for p in page.evaluate(CHIPS_FIT)]
+        page.screenshot(path=str(SHOTS / f"play-390x844-{lang}.png"), full_page=True)
+        page.goto(f"{live_server}/results")
+        page.evaluate(SETTLE)
+        if not page.locator("table.stacked").count():
+            problems.append(f"results in {lang}: no stacked table at 390")
+        problems += [f"results in {lang}: {p}" for p in page.evaluate(STACKED_VALUES)]
+        page.screenshot(path=str(SHOTS / f"results-390x844-{lang}.png"), full_page=True)
+    assert problems == [], "\n".join(problems)

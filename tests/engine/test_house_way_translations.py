@@ -315,7 +315,7 @@ def test_the_editor_refuses_bad_translations_in_words() -> None:
     data["sections"][1]["rules"][0]["translations"]["ru"]["explain"] = "Пара: {trips}"
     found = {e.path: e.message for e in editing.validate(data)}
     assert "not a language the trainer speaks" in found["translations.fr"]
-    assert "Only the title and text" in found["sections[1].translations.es.when"]
+    assert "Only the title, text, resolved line and decided line" in found["sections[1].translations.es.when"]
     assert "{pareja}" in found["sections[0].rules[0].translations.es.explain"]
     # {trips} is a known field, but the one-pair hands reaching rule 2 have no trips.
     assert "one-pair hands can reach this rule" in found["sections[1].rules[0].translations.ru.explain"]

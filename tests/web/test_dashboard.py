@@ -191,6 +191,24 @@ def test_settlement_window_counts_positions(app, trainee, record) -> None:
     assert window == Figures(5, 4, 4000.0)
 
 
+def test_settlement_window_never_counts_more_positions_than_the_window(app, trainee, record) -> None:
+    # QA found "Counted 53 / 50": the oldest question straddling the window's edge
+    # was counted whole. Only the positions still needed count, in seat order.
+    three_right = _table([("win", "win", 950, 950), ("lose", "lose", None, None),
+                          ("push", "push", None, None)])
+    right_then_wrong = _table([("push", "push", None, None), ("push", "push", None, None),
+                               ("lose", "win", None, 500), ("win", "push", 950, None)])
+    record(trainee.id, [
+        {"row": (False, False, 7000, "settlement.lose", 2), **right_then_wrong},
+        {"row": (True, False, 5000, "settlement.win", 1), **three_right},
+    ], kind="settlement")
+    with app.app_context():
+        window = dashboard.window_figures([trainee.id], SETTLEMENT)[trainee.id]
+    # 3 newest positions + the first 2 (both right) of the 4 in the straddling question.
+    assert window == Figures(5, 5, 6000.0)
+    assert window.answered <= SETTLEMENT.window
+
+
 # --------------------------------------------------------------------------- readiness, pure
 
 

@@ -88,7 +88,7 @@ def test_a_failed_then_passed_exam_says_verdict_criterion_own_figures_and_next_s
     assert 'data-passed="no"' in block and "Not passed" in block
     assert f"at least {MIN_ACCURACY}% right" in block            # the criterion
     assert f"median time at most {MAX_MEDIAN_S} s" in block
-    assert "33%" in block and "1 of 3 right" in block           # their own figures
+    assert "33%" in block and "1 of 3 questions right" in block           # their own figures
     assert "3 of 3" in block                                    # every question answered
     assert "practise the rules you missed most in this exam" in block   # the next step
     for rule in set(missed):
@@ -96,7 +96,7 @@ def test_a_failed_then_passed_exam_says_verdict_criterion_own_figures_and_next_s
     assert "Your supervisor schedules the retake" in block
     assert 'data-start="house-way-mistakes"' in block
     # The exam page says the same.
-    assert "1 of 3 right" in _outcome(_text(client.get(f"/exams/{failed_id}")), failed_id)
+    assert "1 of 3 questions right" in _outcome(_text(client.get(f"/exams/{failed_id}")), failed_id)
 
     # The retake, scheduled by the supervisor, is passed.
     passed_id, passed_session, missed_again = _take_exam(
@@ -105,7 +105,7 @@ def test_a_failed_then_passed_exam_says_verdict_criterion_own_figures_and_next_s
     block = _outcome(_text(client.get(f"/drills/sessions/{passed_session}/summary")), passed_id)
     assert 'data-passed="yes"' in block and "Passed" in block and "Not passed" not in block
     assert f"at least {MIN_ACCURACY}% right" in block
-    assert "100%" in block and "3 of 3 right" in block
+    assert "100%" in block and "3 of 3 questions right" in block
     assert "you are certified in this drill" in block
     with app.app_context():
         exams = {e.id: e for e in db.session.execute(db.select(CertificationExam)).scalars()}
@@ -121,13 +121,13 @@ def test_a_failed_then_passed_exam_says_verdict_criterion_own_figures_and_next_s
         body = _text(staff.get(page))
         failed = _outcome(body, failed_id)
         assert "Not passed" in failed and f"at least {MIN_ACCURACY}% right" in failed
-        assert "33%" in failed and "1 of 3 right" in failed
+        assert "33%" in failed and "1 of 3 questions right" in failed
         assert f"{name} practises the rules missed most in this exam" in failed
         assert all(f'data-rule="{rule}"' in failed for rule in set(missed))
         assert "Schedule a retake" in failed
         assert "data-start=" not in failed                      # no trainee's button here
         passed = _outcome(body, passed_id)
-        assert 'data-passed="yes"' in passed and "100%" in passed and "3 of 3 right" in passed
+        assert 'data-passed="yes"' in passed and "100%" in passed and "3 of 3 questions right" in passed
         assert "no retake is needed" in passed
 
 

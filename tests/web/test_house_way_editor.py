@@ -540,6 +540,34 @@ def test_a_clean_check_allows_publishing_then_a_change_needs_a_new_check(app, bo
     assert boss.get(f"{BASE}/{way_id}/versions/3").status_code == 404
 
 
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_rule_ids_are_no_tooltips_and_the_check_s_shares_use_the_reader_s_decimal_mark(
+        app, boss, manager, way_id, fake_checks, lang):
+    """Issue 26: the editor, check, version and delete pages name rules in words, the id
+    only as data-rule (never a title= tooltip); "under 0,001%" in Portuguese."""
+    from trainer.services import languages
+
+    with app.app_context():
+        languages.set_user_language(manager.id, lang)
+        db.session.commit()
+    ids = rule_ids(draft(app, way_id), two_pair(draft(app, way_id)))
+    fake_checks["Golden Sands, Reno"] = clean_report(
+        per_rule={ids[0]: 100_000_000, ids[1]: 1}, never_reached=[ids[2]])
+    post_form(boss, f"{BASE}/{way_id}/check")
+    check = boss.get(f"{BASE}/{way_id}/check").get_data(as_text=True)
+    mark = "," if lang == "pt" else "."
+    assert f"0{mark}001%" in text_of(check) and f"64{mark}875%" in text_of(check), text_of(check)
+    assert publish(boss, way_id).status_code == 302
+    s = two_pair(draft(app, way_id))
+    pages = {"check": check, "editor": boss.get(f"{BASE}/{way_id}").get_data(as_text=True),
+             "version": boss.get(f"{BASE}/{way_id}/versions/1").get_data(as_text=True),
+             "delete": boss.get(f"{BASE}/{way_id}/sections/{s + 1}/rules/1/delete").get_data(as_text=True)}
+    for name, page in pages.items():
+        tooltips = set(re.findall(r'title="([^"]*)"', page))
+        assert not tooltips & set(ids), (name, tooltips & set(ids))
+    assert f'data-rule="{ids[0]}"' in pages["check"] and f'data-rule="{ids[0]}"' in pages["editor"]
+
+
 def test_the_job_state_is_a_small_json_for_the_progress_bar(app, boss, way_id, fake_checks):
     fake_checks["Golden Sands, Reno"] = clean_report()
     post_form(boss, f"{BASE}/{way_id}/check")

@@ -86,6 +86,31 @@ def test_a_spanish_reader_sees_the_spanish_sheet_with_every_rule_number(
         assert rule["text"] not in page, rule_id
 
 
+@pytest.mark.parametrize("name", ["trump-plaza", "flamingo-hilton", "mgm-grand"])
+@pytest.mark.parametrize("lang", ["pt", "ru"])
+def test_a_preset_sheets_source_and_resolved_lines_are_in_the_readers_language(
+    client: FlaskClient, trainee: Any, name: str, lang: str
+) -> None:
+    # QA after issue 27: a Portuguese Trump Plaza sheet said "Fonte: ... its house way as
+    # republished by the Wizard of Odds..." and "Resolvido: If no S/F leaves...".
+    data = tomllib.loads(resources.files("trainer.engine.house_way").joinpath(
+        "presets", f"{name}.toml").read_text(encoding="utf-8"))
+    login(client, trainee)
+    post_form(client, "/auth/account/language", {"language": lang})
+    page = _page(client.get(f"/house-way/{name}"))
+    assert data["translations"][lang]["source"] in page
+    assert data["source"] not in page
+    lines = [(s, s["translations"][lang]) for s in data["sections"] if s.get("resolved")] + [
+        (r, r["translations"][lang]) for s in data["sections"] for r in s["rules"]
+        if r.get("resolved") or r.get("decided")]
+    assert lines
+    for original, translated in lines:
+        for field in ("resolved", "decided"):
+            if original.get(field):
+                assert translated[field] in page
+                assert original[field] not in page
+
+
 def test_a_browser_asking_for_spanish_gets_the_spanish_sheet(client: FlaskClient, trainee: Any) -> None:
     login(client, trainee)
     page = _page(client.get("/house-way/trump-plaza", headers={"Accept-Language": "es-MX,es"}))

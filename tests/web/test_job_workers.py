@@ -7,7 +7,9 @@ process tree before and after.
 """
 from __future__ import annotations
 
+import html
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -217,7 +219,7 @@ def test_a_pdf_request_never_starts_a_browser_inside_a_request(app, make_user, q
     assert first.status_code == 202
     page = first.get_data(as_text=True)
     assert "Your PDF is being prepared" in page
-    assert first.headers["Retry-After"] == "3" and 'http-equiv="refresh"' in page
+    assert first.headers["Retry-After"] == "3" and "js/pdf_wait.js" in page
     assert printed == [] and started == []
     # Twelve variants at once: one PDF per person waits, the others are refused in words.
     other = client.get("/house-way/foxwoods/pdf?paper=letter")
@@ -233,6 +235,38 @@ def test_a_pdf_request_never_starts_a_browser_inside_a_request(app, make_user, q
     assert printed[0] == request_thread  # run_once ran here, in the test: not in a request
     with app.app_context():
         assert db.session.execute(select(func.count()).select_from(PdfFile)).scalar() == 1
+
+
+def test_the_pdf_waiting_page_has_no_timed_refresh_and_says_when_the_pdf_is_ready(
+        app, make_user, queue_only, worker, printed):
+    # QA (axe "meta-refresh", critical): no timed refresh in the page or its headers; the
+    # page's static script asks again (JSON), and the page says "ready" with a link.
+    trainee = make_user(Role.TRAINEE)
+    client = app.test_client()
+    login(client, trainee)
+    first = client.get("/house-way/golden-nugget/pdf?paper=a4")
+    page = first.get_data(as_text=True)
+    assert first.status_code == 202 and first.headers["Retry-After"] == "3"
+    assert "Refresh" not in first.headers and 'http-equiv="refresh"' not in page.lower()
+    assert '<script src="/static/js/pdf_wait.js' in page and "<script>" not in page
+    again = re.search(r'data-pdf-wait="([^"]+)"', page)
+    assert again is not None and "job=" in again.group(1)
+    asked = client.get(html.unescape(again.group(1)), headers={"Accept": "application/json"})
+    assert asked.status_code == 202 and asked.headers["Retry-After"] == "3"
+    assert asked.get_json()["ready"] is False
+    assert worker.run_once() is not None
+    ready = client.get(html.unescape(again.group(1)), headers={"Accept": "application/json"})
+    assert ready.status_code == 200 and ready.get_json() == {
+        "ready": True, "download": "/house-way/golden-nugget/pdf?paper=a4"}
+    # Without script, "Ask again now" gets a page saying it is ready, with the download link.
+    told = client.get(html.unescape(again.group(1)))
+    words = told.get_data(as_text=True)
+    assert told.status_code == 200 and told.mimetype == "text/html"
+    assert "Your PDF is ready" in words and 'href="/house-way/golden-nugget/pdf?paper=a4"' in words
+    assert 'class="pdf-waiting" hidden' in words
+    # A plain request (the link, or a non-browser client) gets the PDF itself.
+    assert client.get("/house-way/golden-nugget/pdf?paper=a4").data.startswith(b"%PDF")
+    assert len(printed) == 1
 
 
 def test_a_failed_pdf_job_is_said_once_then_asked_for_again(app, make_user, queue_only, worker,

@@ -268,8 +268,8 @@ def test_an_edit_is_audited_in_words_and_applies_to_sessions_started_after_it(
     login(client, admin)
     log = text(client.get("/admin/audit").get_data(as_text=True))
     for words in ("Table rules created", "Table rules changed",
-                  "Table rules offered to supervisors", "4% commission on wins",
-                  "3.5% commission on wins", "Offered to supervisors"):
+                  "Table rules offered to supervisors", "Commission: 4%",
+                  "Commission: 4% → 3.5%", "Offered to supervisors"):
         assert words in log, words
     assert "{" not in log.split("Table rules created", 1)[1][:2000]
 

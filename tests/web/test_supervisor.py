@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from itertools import combinations
 from typing import Any
 
@@ -64,6 +65,33 @@ def test_trainee_page_shows_charts_rules_mistakes_and_replay(app, client, superv
     assert f"/supervisor/attempts/{attempt_id}/replay" in html
     replay = client.get(f"/supervisor/attempts/{attempt_id}/replay").get_data(as_text=True)
     assert "Show the answers" in replay and 'class="card' in replay
+
+
+def test_the_replay_hides_the_raw_seed_and_its_disclosures_show_their_marker(
+        app, client, supervisor, trainee) -> None:
+    # QA: a 19-digit seed was on the page's first line; "Show the answers" had no marker.
+    with app.app_context():
+        session_id = drill_service.start_session(trainee.id, "house-way", "timed", length=3)
+        _answer_exam(trainee.id, session_id, right=False)
+        attempt = db.session.execute(
+            db.select(db.text("id, seed")).select_from(db.table("attempts")).order_by(db.text("id"))
+        ).first()
+    login(client, supervisor)
+    replay = client.get(f"/supervisor/attempts/{attempt.id}/replay").get_data(as_text=True)
+    opening = replay.split('<p class="muted">', 1)[1].split("</p>", 1)[0]
+    assert str(attempt.seed) not in opening and "seed" not in opening
+    technical = replay.split('<details class="reveal technical">', 1)[1].split("</details>", 1)[0]
+    assert "<summary>Technical details</summary>" in technical and str(attempt.seed) in technical
+    assert replay.count(str(attempt.seed)) == 1
+    assert "<details" in replay and "<summary>Show the answers</summary>" in replay
+    # The marker stays: no summary rule of the page's stylesheets takes away its list item.
+    for sheet in ("app.css", "supervisor.css"):
+        css = client.get(f"/static/css/{sheet}").get_data(as_text=True)
+        for rule in css.split("}"):
+            if re.search(r"(^|[\s>,])summary(?![-\w])", rule.split("{")[0]) and ".rule-form" not in rule:
+                body = rule.split("{", 1)[1] if "{" in rule else ""
+                assert "display:flex" not in body.replace(" ", "") and "list-style:none" not in \
+                    body.replace(" ", ""), rule
 
 
 def test_settings_change_is_audited_and_applies_to_new_sessions(app, client, supervisor, group,

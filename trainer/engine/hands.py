@@ -157,7 +157,9 @@ class HandName:
 
 
 def _r(rank: int) -> str:
-    return RANK_CHARS[rank - 2]
+    """A rank as a sentence for people writes it: the cards' own figure, so ten is "10"
+    (the notation's "T" stays in ids, JSON and stored data: ``rank_chars``)."""
+    return "10" if rank == 10 else RANK_CHARS[rank - 2]
 
 
 def _word(rank: int) -> str:
@@ -268,7 +270,7 @@ def evaluate5(cards: Sequence[int], wheel: str = Wheel.SECOND_HIGHEST) -> HandVa
     best = max(_joker_candidates(ranks, len(suits) == 1, wheel), key=lambda c: c[2])
     cat, order, strength, joker_rank = best
     text = f"{_describe(cat, order)}, joker as {_r(joker_rank)}"
-    return HandValue(hand, cat, order, _r(joker_rank), strength, text)
+    return HandValue(hand, cat, order, RANK_CHARS[joker_rank - 2], strength, text)
 
 
 def evaluate2(cards: Sequence[int]) -> HandValue:

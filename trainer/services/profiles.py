@@ -221,12 +221,12 @@ def title_problem(title: str, name: str | None = None) -> Message | None:
 
 
 def _words(profile: TableProfile, offered_now: bool) -> dict[str, object]:
-    """Describe a profile for the audit log, in words."""
-    return {"title": profile.title, "rules": profile.describe(),
-            "bets": f"${profile.min_bet_cents / 100:,.2f} to ${profile.max_bet_cents / 100:,.2f}",
-            "wheel": "A-2-3-4-5 the second-highest straight"
-            if profile.wheel.value == "second_highest" else "A-2-3-4-5 the lowest straight",
-            "foul_policy": profile.foul_policy.value, "offered": offered_now}
+    """Describe a profile for the audit log: its settings as data (money in cents), which
+    the log's page words in its reader's language (web/change_history.py); its name is
+    the entry's target."""
+    data = profile.as_dict()
+    del data["name"]
+    return {**data, "offered": offered_now}
 
 
 def create(actor_id: int, profile: TableProfile) -> str:

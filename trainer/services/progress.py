@@ -1,8 +1,10 @@
 """A trainee's own progress, for their home page.
 
-Per drill kind: accuracy and median time (the certification window's timed answers
-where the group has a criterion for the kind, else every answer), set against the
-group's certification criteria (``certification/criteria.py``), and what is left to
+Per drill kind: every answer the trainee gave (``overall``, all time, practice
+included: the same count the supervisor's overview shows for "All time"), and
+accuracy and median time (the certification window's timed answers where the group
+has a criterion for the kind, else every answer), set against the group's
+certification criteria (``certification/criteria.py``), and what is left to
 certify; the exams scheduled; and the rules the trainee missed most, each with the
 house way it was missed under, so the page can name it in words. The answers of an
 exam not yet ended are never counted here (they would tell which were wrong).
@@ -10,7 +12,7 @@ exam not yet ended are never counted here (they would tell which were wrong).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -40,6 +42,8 @@ class DrillProgress:
     certified: bool = False
     exam_open: bool = False
     missed: int = 0
+    # Every answer of the kind, all time, practice included (not only the window's).
+    overall: Figures = field(default_factory=Figures)
 
     @property
     def answers_left(self) -> int:
@@ -87,6 +91,8 @@ class Progress:
     drills: list[DrillProgress]
     missed: list[MissedRule]
     sealed: bool
+    # "The rules I miss most" ranks the rules of this many latest wrong answers (any mode).
+    lookback: int = MISSED_LOOKBACK
 
     @property
     def left_to_certify(self) -> list[DrillProgress]:
@@ -135,5 +141,6 @@ def trainee_progress(user_id: int, group: Group | None, kinds: list[str]) -> Pro
         drills.append(DrillProgress(
             kind, Figures() if sealed else figures,
             check.criterion if check is not None else None, check,
-            kind in verdict.certified_kinds, kind in open_kinds, misses[kind]))
+            kind in verdict.certified_kinds, kind in open_kinds, misses[kind],
+            Figures() if sealed else everything.get(kind, Figures())))
     return Progress(verdict, drills, missed, sealed)

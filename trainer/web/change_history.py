@@ -13,12 +13,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from babel.numbers import format_percent
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from trainer.web import drill_kinds, names
+from trainer.engine.hands import Wheel
+from trainer.engine.profiles import PROFILES
+from trainer.services.languages import LANGUAGE_NAMES
+from trainer.web import drill_kinds, languages, names
 
 MISSING = object()
 MAX_DEPTH = 6
@@ -40,11 +45,15 @@ ACTIONS = {
     "profile.edit": _l("Table rules changed"),
     "profile.offer": _l("Table rules offered to supervisors"),
     "profile.withdraw": _l("Table rules withdrawn from supervisors"),
+    "house_way.create": _l("House way created"),
+    "house_way.publish": _l("House way version published"),
 }
 TARGETS = {"user": _l("Account"), "group": _l("Group"), "exam": _l("Exam"),
-           "installation": _l("Installation"), "profile": _l("Table rules")}
+           "installation": _l("Installation"), "profile": _l("Table rules"),
+           "house_way": _l("House way")}
 # Internal ids said elsewhere in words (the target, the login): not shown.
-HIDDEN = frozenset({"session", "trainee_id", "group_id"})
+# The table rules' key inside an exam's kept rules is said by the entry's "profile".
+HIDDEN = frozenset({"session", "trainee_id", "group_id", "profile_key"})
 LABELS = {
     "name": _l("Group name"),
     "house_way": _l("House way"),
@@ -72,7 +81,48 @@ LABELS = {
     "bets": _l("Bet limits"),
     "wheel": _l("Wheel"),
     "offered": _l("Offered to supervisors"),
+    # A manager's house way (house_way.create, house_way.publish).
+    "way_name": _l("Short name (in addresses)"),
+    "casino": _l("Casino"),
+    "copied_from": _l("Copied from"),
+    "version": _l("Version"),
+    "note": _l("Note"),
+    # Table rules as an exam keeps them (TableProfile.as_dict) or a manager sets them.
+    "table_rules": _l("Table rules"),
+    "profile_title": _l("Name"),
+    "commission_rate": _l("Commission"),
+    "commission_rounding": _l("Commission rounded"),
+    "fee_cents": _l("Flat fee per hand"),
+    "no_commission": _l("No commission"),
+    "min_bet_cents": _l("Smallest bet"),
+    "max_bet_cents": _l("Largest bet"),
+    "side_bets": _l("Side bets"),
+    "table": _l("Side bet"),
+    "min_cents": _l("Smallest bet"),
+    "max_cents": _l("Largest bet"),
+    "envy": _l("With Envy"),
+    "commission": _l("Commission on its wins"),
+    # Installation settings.
+    "language": _l("Default language"),
+    "currency": _l("Currency"),
+    "card_letters": _l("Letters on the cards"),
 }
+# Keys whose meaning depends on where they are: (the parent key, or the entry's target
+# type for a top-level key; the key) -> the key of LABELS and ``value_words``.
+MEANINGS = {
+    ("house_way", "name"): "way_name",
+    ("table_rules", "name"): "profile_key",
+    ("table_rules", "title"): "profile_title",
+    ("profile", "title"): "profile_title",
+}
+WHEELS = {Wheel.SECOND_HIGHEST.value: _l("A-2-3-4-5 is the second-highest straight"),
+          Wheel.LOWEST.value: _l("A-2-3-4-5 is the lowest straight"),
+          # As services/profiles.py wrote them in the log before they were data.
+          "A-2-3-4-5 the second-highest straight": _l("A-2-3-4-5 is the second-highest straight"),
+          "A-2-3-4-5 the lowest straight": _l("A-2-3-4-5 is the lowest straight")}
+CARD_LETTERS = {"international": _l("International: A K Q J 10 (every casino deck)"),
+                "local": _l("Local: the letters of the language's own decks (such as R D V)")}
+MONEY_KEYS = frozenset({"fee_cents", "min_bet_cents", "max_bet_cents", "min_cents", "max_cents"})
 ROLES = {"trainee": _l("trainee"), "supervisor": _l("supervisor"),
          "manager": _l("table-games manager"), "admin": _l("admin")}
 FOUL_POLICIES = {"lose": _l("a fouled hand loses"), "house_way": _l("a fouled hand is set the house way")}
@@ -111,14 +161,58 @@ def flatten(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> dict[tupl
     return {path: value}
 
 
+def meaning(path: tuple[str, ...], target_type: str | None = None) -> str | None:
+    """Return what the last key of ``path`` stands for ("name" under "table_rules" is the
+    table rules' name), by its parent key, or the entry's target type at the top."""
+    if not path:
+        return None
+    context = path[-2] if len(path) > 1 else target_type
+    return MEANINGS.get((str(context), path[-1]), path[-1])
+
+
+def _rate_words(value: Any) -> str:
+    try:
+        rate = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return words(value)
+    return format_percent(rate, "#,##0.##%", locale=languages.language())
+
+
+def _rounding_words(value: Any) -> str:
+    from trainer.web.profile_form import roundings  # its words, the money step included
+
+    return dict(roundings()).get(str(value)) or words(value)
+
+
 def value_words(key: str | None, value: Any) -> str:
-    """Return a setting's value in words, by the setting it is (a house way by its casino)."""
+    """Return a setting's value in words, by the setting it is (a house way by its casino,
+    money as money, a rate as a percentage, a wheel, a language by its name)."""
     if value is MISSING or value is None:
         return "—"
-    if key == "house_way":
-        return names.house_way_name(value)
+    if key == "house_way" or key == "version":
+        return names.house_way_name(value)  # a manager's version with its number
+    if key == "copied_from":
+        return names.house_way_title(value)  # a preset by its title
     if key == "profile":
         return names.profile_name(value)
+    if key == "profile_title" and isinstance(value, str):
+        # A preset's title (kept by an exam) in the reader's words; a manager's as written.
+        preset = next((name for name, p in PROFILES.items() if p.title == value), None)
+        return names.profile_name(preset) if preset else words(value)
+    if key in MONEY_KEYS and isinstance(value, int) and not isinstance(value, bool):
+        return languages.money(value)
+    if key == "commission_rate":
+        return _rate_words(value)
+    if key == "commission_rounding":
+        return _rounding_words(value)
+    if key == "wheel" and str(value) in WHEELS:
+        return str(WHEELS[str(value)])
+    if key == "language" and value in LANGUAGE_NAMES:
+        return LANGUAGE_NAMES[value]
+    if key == "card_letters" and value in CARD_LETTERS:
+        return str(CARD_LETTERS[value])
+    if key == "table" and isinstance(value, str):
+        return names.words_of(value)
     if key == "kind":
         return names.kind_name(value)
     if key == "role" and value in ROLES:
@@ -144,21 +238,25 @@ def words(value: Any) -> str:
         return ", ".join(words(item) for item in value)
     if isinstance(value, Mapping):
         # Never JSON: "key: value" in words.
-        return "; ".join(f"{label((str(k),))}: {value_words(str(k), v)}" for k, v in value.items())
+        return "; ".join(f"{label((str(k),))}: {value_words(meaning((str(k),)), v)}"
+                         for k, v in value.items())
     return str(value)
 
 
-def label(path: tuple[str, ...]) -> str:
-    """Return a setting's name in words from its path of keys."""
-    parts = [key for i, key in enumerate(path) if key not in QUIET or i == len(path) - 1]
-    shown = []
+def label(path: tuple[str, ...], target_type: str | None = None) -> str:
+    """Return a setting's name in words from its path of keys (the last one by its meaning)."""
+    keys = [*path[:-1], meaning(path, target_type) or ""] if path else []
+    parts = [key for i, key in enumerate(keys) if key not in QUIET or i == len(keys) - 1]
+    shown: list[str] = []
     for key in parts:
         if key in LABELS:
-            shown.append(str(LABELS[key]))
+            words_ = str(LABELS[key])
         elif drill_kinds.get_kind(key) is not None:
-            shown.append(drill_kinds.title(key))
+            words_ = drill_kinds.title(key)
         else:
-            shown.append(key.replace("_", " ").replace("-", " ").capitalize())
+            words_ = key.replace("_", " ").replace("-", " ").capitalize()
+        if not shown or shown[-1] != words_:  # "Table rules › Table rules" is said once
+            shown.append(words_)
     return " › ".join(shown) or "—"
 
 
@@ -173,16 +271,17 @@ def entry_rows(entry: Any) -> list[HistoryRow]:
     new = {} if entry.new is None else flatten(entry.new)
     who = entry.actor.name if getattr(entry, "actor", None) is not None else "—"
     action = action_words(entry.action)
+    target = getattr(entry, "target_type", None)
     rows = []
     for path in [*new, *(p for p in old if p not in new)]:
-        if path and path[-1] in HIDDEN:
+        if path and (path[-1] in HIDDEN or meaning(path, target) in HIDDEN):
             continue
         before, after = old.get(path, MISSING), new.get(path, MISSING)
-        key = path[-1] if path else None
+        key = meaning(path, target)
         old_words, new_words = value_words(key, before), value_words(key, after)
         if before == after or old_words == new_words == "—":
             continue
-        rows.append(HistoryRow(entry.at, who, action, label(path), old_words, new_words))
+        rows.append(HistoryRow(entry.at, who, action, label(path, target), old_words, new_words))
     return rows or [HistoryRow(entry.at, who, action, "—", "—", "—")]
 
 
@@ -215,6 +314,12 @@ def target_words(entry: Any, users: Mapping[int, Any]) -> str:
         return f"{kind}: {title}" if title else kind
     if entry.target_type == "exam" and isinstance(entry.new, dict) and entry.new.get("login"):
         return f"{kind}: {entry.new['login']}"
+    if entry.target_type == "house_way" and isinstance(entry.new, dict):
+        # A version by its title in the reader's words; a new way by its casino.
+        if entry.new.get("version"):
+            return f"{kind}: {names.house_way_title(entry.new['version'])}"
+        if entry.new.get("casino"):
+            return f"{kind}: {_('%(casino)s house way', casino=entry.new['casino'])}"
     return kind
 
 

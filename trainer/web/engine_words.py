@@ -128,7 +128,8 @@ def hand_name(name: HandName) -> str:
         said = way_words.front_words(name.ranks[0], name.ranks[1], lang)
     said = capital(said)
     if name.joker_as:
-        said = _message(Message(JOKER_AS, hand=said, rank=name.joker_as))
+        rank = "10" if name.joker_as == "T" else name.joker_as  # ten written as the cards show it
+        said = _message(Message(JOKER_AS, hand=said, rank=rank))
     return said
 
 

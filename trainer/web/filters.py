@@ -238,5 +238,6 @@ def register(app: Flask) -> None:
     app.add_template_filter(names.kind_name, "kind_name")
     app.add_template_filter(names.house_way_name, "house_way_name")
     app.add_template_filter(names.house_way_title, "house_way_title")
+    app.add_template_filter(names.way_title, "way_title")
     app.add_template_filter(names.profile_name, "profile_name")
     app.add_template_filter(names.outcome_name, "outcome_name")

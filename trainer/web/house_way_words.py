@@ -113,22 +113,41 @@ def rule_kind(rule: Mapping[str, Any]) -> str:
     return engine_kinds.kind_of(str(rule.get("id", "")))
 
 
-def sections_in_words(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return the draft's sections and rules for the editor page, in words."""
+def _translated(table: Mapping[str, Any], lang: str | None) -> Mapping[str, Any]:
+    """Return a table's words in ``lang`` (its ``translations.<lang>``), {} when it has none."""
+    given = table.get("translations") if lang else None
+    words = given.get(lang) if isinstance(given, Mapping) else None
+    return words if isinstance(words, Mapping) else {}
+
+
+def sections_in_words(data: Mapping[str, Any], lang: str | None = None) -> list[dict[str, Any]]:
+    """Return the draft's sections and rules for the editor page, in words.
+
+    ``lang``: the sheet's own words (titles, rule sentences, short names) in that language
+    where the way has them, as its printable sheet shows them (a published version's page);
+    None (the editor, which edits the English): the English originals.
+    """
     kinds = kind_info()
     out = []
     for s, section in enumerate(data.get("sections") or []):
         rules = []
+        section_words = _translated(section, lang)
         for r, rule in enumerate(section.get("rules") or []):
             info = kinds.get(rule_kind(rule))
+            words = _translated(rule, lang)
+            # As the sheet: a rule without a short name of its own reads its section's title.
+            short = words.get("short") or (section_words.get("title") if not rule.get("short")
+                                           else None) or rule.get("short", "")
             rules.append({"index": r, "number": rule.get("number", ""), "id": rule.get("id", ""),
-                          "short": rule.get("short", ""), "text": rule.get("text", ""),
+                          "short": short,
+                          "text": words.get("text") or rule.get("text", ""),
                           "kind": kind_label(info) if info else "",
                           "pool": (engine_kinds.POOLS.get(str(rule.get("pool")), ("",))[0]
                                    if rule.get("pool") else ""),
                           "condition": condition_words(rule.get("when"))})
         out.append({"index": s, "number": section.get("number", ""),
-                    "title": section.get("title", ""), "text": section.get("text", ""),
+                    "title": section_words.get("title") or section.get("title", ""),
+                    "text": section_words.get("text") or section.get("text", ""),
                     "condition": condition_words(section.get("when")), "rules": rules})
     return out
 
@@ -230,7 +249,13 @@ def diff_words(result: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, 
         rows.append({"id": str(item.get("rule")), "name": names.get(str(item.get("rule")), ""),
                      "hands": int(item.get("hands") or 0), "examples": examples})
     hands, changed = int(result.get("hands") or 0), int(result.get("changed_hands") or 0)
-    share = result.get("share_text") or (f"{100 * changed / hands:.3f}%" if hands else "0%")
+    # The share in the reader's number format (the engine's share_text is English).
+    if not hands:
+        share = number(0, 3) + "%"
+    elif 0 < changed * 200_000 < hands:  # under 0.0005%: rounds to 0.000
+        share = _("under %(share)s", share=number(0.001, 3) + "%")
+    else:
+        share = number(100 * changed / hands, 3) + "%"
     return {"hands": hands, "changed": changed, "share": share, "per_rule": rows}
 
 

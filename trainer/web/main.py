@@ -26,7 +26,8 @@ RECENT_RESULTS = 20
 # A trainee's own readiness, said to them (the supervisor's pages name it in the third person).
 MY_READINESS = {
     Readiness.CERTIFIED: _l("You are certified: ready to deal"),
-    Readiness.REFRESHER: _l("Certified, but a criterion has slipped: time for a refresher"),
+    Readiness.REFRESHER: _l(
+        "You are certified: ready to deal, but a criterion has slipped: time for a refresher"),
     Readiness.EXAM_SCHEDULED: _l("Your exam is scheduled"),
     Readiness.EXAM_DUE: _l("You meet the criteria: ready for the exam"),
     Readiness.TRAINING: _l("In training"),

@@ -46,7 +46,7 @@ from trainer.models.types import ID_MAX, bounded_int
 from trainer.services import house_way_jobs, jobs, way_rollouts
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
-from trainer.web import pdf_jobs
+from trainer.web import languages, pdf_jobs
 from trainer.web.access import role_required
 from trainer.web.engine_words import say
 from trainer.web.house_way_forms import (
@@ -819,7 +819,8 @@ def show_version(way_id: int, number: int) -> str:
     data = dict(found.data or {})
     newest = max(int(v["number"]) for v in versions)
     return render_template("manager/ways/version.html", way=row, version=found, data=data,
-                           sections=sections_in_words(data), superseded=number < newest,
+                           sections=sections_in_words(data, languages.language()),
+                           lang=languages.language(), superseded=number < newest,
                            repairs=repair_list(data),
                            by=next((v["by"] for v in versions if v["number"] == number), "—"),
                            groups=way_rollouts.groups(row.id))

@@ -6,7 +6,9 @@ know is turned into words from its parts, never shown as the bare id.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from flask import has_app_context, has_request_context
 from flask_babel import lazy_gettext as _l
@@ -243,7 +245,39 @@ def house_way_title(ref: object, english: str | None = None) -> str:
     key = str(ref or "")
     if key in preset_names():
         return load(key).title_in(_language())
+    custom = _custom_way(key)
+    if custom is not None:
+        return way_title(custom)
     return english if english is not None else house_ways.title_of(key)
+
+
+def way_title(way: HouseWay | Mapping[str, Any] | Any) -> str:
+    """Return a house way's title in the reader's language, from the way (a preset or a
+    manager's version) or its data (a draft's, a version's).
+
+    Its own translation when it has one (a preset's, or a copy's kept ``[translations]``);
+    else a title of the copy's form ("Riverside Casino house way", or the casino named in
+    a title written in another language) in the reader's words, from the catalogue
+    ("%(casino)s house way"); a title of the manager's own that does not name the
+    casino stays as written, as does any title for an English reader.
+    """
+    if isinstance(way, Mapping):
+        title, casino = str(way.get("title") or ""), str(way.get("casino") or "")
+        translations = way.get("translations")
+    else:  # a HouseWay, or a row of the manager's list (title, casino)
+        title = str(getattr(way, "title", "") or "")
+        casino = str(getattr(way, "casino", "") or "")
+        translations = getattr(way, "translations", None)
+    lang = _language()
+    own = translations.get(lang) if isinstance(translations, Mapping) else None
+    if isinstance(own, Mapping) and isinstance(own.get("title"), str) and own["title"].strip():
+        return str(own["title"])
+    if lang == "en" or not title.strip():
+        return title or casino
+    name = _custom_way_title(title, casino)
+    if name == title.strip():
+        return title  # the manager's own words: not the copy's form
+    return str(_l("%(casino)s house way", casino=name))
 
 
 def house_way_name(name: object) -> str:

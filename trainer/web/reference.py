@@ -17,11 +17,13 @@ from flask import (
     Response,
     abort,
     current_app,
+    jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -41,8 +43,9 @@ from trainer.services.house_ways import HouseWayChoice
 from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
 from trainer.web import languages, pay_tables, pdf_jobs
 from trainer.web.engine_words import say
+from trainer.web.errors import wants_json
 from trainer.web.exam_lock import refuse_during_exam
-from trainer.web.names import house_way_name, house_way_title
+from trainer.web.names import house_way_name, house_way_title, way_title
 
 bp = Blueprint("reference", __name__)
 # Every page here sets or explains hands: closed while the trainee's exam runs.
@@ -358,7 +361,7 @@ def set_by_every_way(cards: tuple, chosen: str, wheel: str,
         way = loaded[ref]
         rule = way.rule(setting.rule)
         rows.append(PresetSetting(
-            ref, labels.get(ref) or way.title_in(lang), card_list(setting.front),
+            ref, labels.get(ref) or way_title(way), card_list(setting.front),
             card_list(setting.back), setting.rule,
             rule.number, rule.text_in(lang),
             way.explanation_in(lang, setting.back, setting.front, setting.rule, wheel),
@@ -410,7 +413,7 @@ def sheet(preset: str) -> str:
 
 @bp.route("/house-way/<preset>/pdf")
 @login_required
-def sheet_pdf(preset: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+def sheet_pdf(preset: str) -> ResponseReturnValue:
     """Download a house way's sheet as a PDF printed from the same HTML.
 
     Never printed in the request (issue 25): a PDF not printed yet is queued for a job
@@ -447,13 +450,26 @@ def sheet_pdf(preset: str) -> Response | tuple[str, int] | tuple[str, int, dict[
                       "Print the sheet from your browser instead.",
                       reason=(job.error or "").rstrip(".")),
         ), 503
+    download = url_for("reference.sheet_pdf", preset=preset, paper=paper)
     if pdf is None:
         again = url_for("reference.sheet_pdf", preset=preset, paper=paper,
                         job=job.id if job is not None else None)
+        retry = {"Retry-After": str(PDF_WAIT_SECONDS)}
+        if wants_json():  # the waiting page's script asks (static/js/pdf_wait.js)
+            return jsonify(ready=False, again=again), 202, retry
         return render_template("reference/pdf_wait.html", way=way, again=again,
-                               title=way.title_in(languages.language()),
-                               seconds=PDF_WAIT_SECONDS), 202, \
-            {"Retry-After": str(PDF_WAIT_SECONDS), "Refresh": f"{PDF_WAIT_SECONDS}; url={again}"}
+                               download=download, ready=False,
+                               title=way_title(way),
+                               seconds=PDF_WAIT_SECONDS), 202, retry
+    if wants_json():  # ready: the script says so and starts the download once
+        return jsonify(ready=True, download=download)
+    if request.args.get("job") is not None:
+        # "Ask again now" on the waiting page (no script): say it is ready, with its link,
+        # rather than download over a page that still says "being prepared".
+        return render_template("reference/pdf_wait.html", way=way, again=download,
+                               download=download, ready=True,
+                               title=way_title(way),
+                               seconds=PDF_WAIT_SECONDS), 200
     filename = f"{file_stem(way.name)}-house-way-{paper}.pdf"
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -520,7 +536,7 @@ def look_up() -> str:
             rule = chosen.rule(setting.rule)
     return render_template(
         "reference/look_up.html",
-        text=text, cards=cards, preset=preset, preset_title=chosen.title_in(languages.language()),
+        text=text, cards=cards, preset=preset, preset_title=way_title(chosen),
         wheel=wheel, compare=compare,
         # The way's own words (rule sentence, short name, explanation) in the reader's language.
         lang=languages.language(),

@@ -1,4 +1,4 @@
-// The bonus drill: the dealer's cue (Y / N), the bonus hand, the amount paid; Enter pays.
+// The bonus drill: the dealer's cue (yes / no by their initials, data-key), the bonus hand, the amount paid; Enter pays.
 (function () {
   "use strict";
 
@@ -23,8 +23,8 @@
     return {
       key: function (event) {
         var key = event.key.toLowerCase();
-        if (key === "y" || key === "n") {
-          var radio = form.querySelector('[data-qualifies][value="' + (key === "y" ? "yes" : "no") + '"]');
+        var radio = form.querySelector('[data-qualifies][data-key="' + key.replace(/["\\]/g, "") + '"]');
+        if (radio) {
           radio.checked = true;
           radio.focus({ preventScroll: true });
           return true;

@@ -1,4 +1,4 @@
-// The foul check: legal or fouled (L / F); under the house-way policy a fouled hand is
+// The foul check: legal or fouled (the words' initials, data-key); under the house-way policy a fouled hand is
 // then reset by picking its new front.
 (function () {
   "use strict";
@@ -19,7 +19,7 @@
     return {
       key: function (event) {
         if (reset) { return reset.key(event); }
-        if (event.key.toLowerCase() === "f" && resetButton) {
+        if (resetButton && event.key.toLowerCase() === resetButton.dataset.key) {
           resetButton.click();
           return true;
         }

@@ -98,7 +98,7 @@ def bet_words(cents: int) -> str:
 # The cue's answer in words, by the answer's ``qualifies``.
 QUALIFIES_WORDS = {True: N_("qualifies"), False: N_("does not qualify")}
 # The three parts' names as people read them.
-PART_LABELS = {"qualifies": N_("Does it qualify?"), "category": N_("Bonus hand"),
+PART_LABELS = {"qualifies": N_("Does it qualify for Envy?"), "category": N_("Bonus hand"),
                "paid": N_("Amount paid")}
 
 

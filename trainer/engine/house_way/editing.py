@@ -346,7 +346,9 @@ def validate(data: Any) -> list[FieldError]:
 
 
 _FIELD_WORDS = {"title": N_("title"), "thresholds": N_("terms"), "notes": N_("notes"),
-                "text": N_("text"), "short": N_("short name"), "explain": N_("explanation")}
+                "text": N_("text"), "short": N_("short name"), "explain": N_("explanation"),
+                "source": N_("source"), "resolved": N_("resolved line"),
+                "decided": N_("decided line")}
 
 
 def _validate_translations(raw: Any, allowed: Sequence[str], path: str,

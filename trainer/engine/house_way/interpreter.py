@@ -223,11 +223,23 @@ class Rule:
     # English original (short: else the section's translated title when the rule has no
     # short of its own). Resolved once at load.
     words: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # Per language: (resolved, decided), each the translation or else the English original.
+    notes_words: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def text_in(self, lang: str | None) -> str:
         """Return the sheet sentence in a language, the English original when untranslated."""
         found = self.words.get(lang) if lang else None
         return found[0] if found is not None else self.text
+
+    def resolved_in(self, lang: str | None) -> str | None:
+        """Return the resolved line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[0] if found is not None else self.resolved
+
+    def decided_in(self, lang: str | None) -> str | None:
+        """Return the decided line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[1] if found is not None else self.decided
 
     def short_in(self, lang: str | None) -> str:
         """Return the short name in a language, the English original when untranslated."""
@@ -265,11 +277,23 @@ class Section:
     shapes: frozenset[str] = frozenset(K.SHAPES)
     # Per language (issue 19): (title, text), translated or else the English original.
     words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # Per language: (resolved, decided), each the translation or else the English original.
+    notes_words: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def title_in(self, lang: str | None) -> str:
         """Return the section's title in a language, the English original when untranslated."""
         found = self.words.get(lang) if lang else None
         return found[0] if found is not None else self.title
+
+    def resolved_in(self, lang: str | None) -> str | None:
+        """Return the resolved line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[0] if found is not None else self.resolved
+
+    def decided_in(self, lang: str | None) -> str | None:
+        """Return the decided line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[1] if found is not None else self.decided
 
     def text_in(self, lang: str | None) -> str:
         """Return the section's text in a language, the English original when untranslated."""
@@ -302,10 +326,9 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
     K.compile_condition({"shapes": when.get("shapes", [])}, groups, where)
     shapes = set(when.get("shapes", K.SHAPES))
     title, text = raw.get("title", ""), raw.get("text", "")
-    section_words = {
-        lang: (t.get("title", title), t.get("text", text))
-        for lang, t in W.check_translations(raw.get("translations"), W.SECTION_FIELDS,
-                                            where).items()}
+    section_translations = W.check_translations(raw.get("translations"), W.SECTION_FIELDS, where)
+    section_words = {lang: (t.get("title", title), t.get("text", text))
+                     for lang, t in section_translations.items()}
     rules = []
     for r in raw.get("rules", []):
         rid = r["id"]
@@ -338,18 +361,25 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
             raise ValueError(f"{rwhere}: bad explanation template ({problem}).")
         short = str(r.get("short") or title or rid).strip()
         rule_words = {}
+        rule_notes = {}
         for lang, t in W.check_translations(r.get("translations"), W.RULE_FIELDS, rwhere,
                                             K.TEMPLATE_FIELDS).items():
             own = t.get("short") or (None if r.get("short") else
                                      section_words.get(lang, (None,))[0])
             rule_words[lang] = (t.get("text", r["text"]), str(own or short).strip(),
                                 t.get("explain", explain))
+            rule_notes[lang] = (t.get("resolved", r.get("resolved")),
+                                t.get("decided", r.get("decided")))
         rules.append(Rule(rid, str(r.get("number", number)), r["text"], explain, pool,
                           rwhen, r.get("resolved"), r.get("decided"), number,
-                          tuple(rpre), tuple(rpost), frozenset(rshapes), short, rule_words))
+                          tuple(rpre), tuple(rpost), frozenset(rshapes), short, rule_words,
+                          rule_notes))
     return Section(number, title, text, when, tuple(rules),
                    raw.get("resolved"), raw.get("decided"), tuple(pre), frozenset(shapes),
-                   section_words)
+                   section_words,
+                   {lang: (t.get("resolved", raw.get("resolved")),
+                           t.get("decided", raw.get("decided")))
+                    for lang, t in section_translations.items()})
 
 
 class _Hand(K.HandFacts):
@@ -460,7 +490,12 @@ def _front_text(cards: Sequence[int]) -> str:
     hi, lo = sorted((CARD_RANK[c] for c in cards), reverse=True)
     if hi == lo:
         return f"a pair of {K.plural(hi)}"
-    return f"{K.rank_char(hi)}-{K.rank_char(lo)}"
+    return f"{_rank_word(hi)}-{_rank_word(lo)}"
+
+
+def _rank_word(rank: int) -> str:
+    """A rank in an explanation: ten written 10, as the cards show it ("A-10 in front")."""
+    return "10" if rank == 10 else K.rank_char(rank)
 
 
 _BACK_WORDS: dict[tuple[str, int], str] = {}
@@ -591,6 +626,10 @@ class HouseWay:
     def notes_in(self, lang: str | None) -> tuple[str, ...]:
         """Return the sheet's notes in a language, the English originals when untranslated."""
         return tuple(self.translations.get(lang or "", {}).get("notes", self.notes))
+
+    def source_in(self, lang: str | None) -> str:
+        """Return where the sheet was read, in a language, the English original when untranslated."""
+        return str(self.translations.get(lang or "", {}).get("source", self.source))
 
     @property
     def explanation_problems(self) -> tuple[tuple[Rule, str, E.Problem], ...]:

@@ -3,8 +3,9 @@ words an explanation fills in.
 
 A house-way file may carry, beside each English original, its translations
 (docs/house-ways.md, "Translations of a sheet"): ``[translations.<lang>]`` at the top
-(title, thresholds, notes), ``[sections.translations.<lang>]`` per section (title,
-text) and ``[sections.rules.translations.<lang>]`` per rule (text, short, explain).
+(title, thresholds, notes, source), ``[sections.translations.<lang>]`` per section (title,
+text, resolved, decided) and ``[sections.rules.translations.<lang>]`` per rule (text, short,
+explain, resolved, decided).
 ``check_translations`` is what loading checks of them; the interpreter keeps them on
 its ``HouseWay``, ``Section`` and ``Rule`` objects (``text_in(lang)`` and so on).
 
@@ -32,9 +33,11 @@ LANGUAGES = ("pt", "es", "it", "ru")
 ENGLISH = "en"
 
 # What each level of a sheet may translate.
-TOP_FIELDS = ("title", "thresholds", "notes")
-SECTION_FIELDS = ("title", "text")
-RULE_FIELDS = ("text", "short", "explain")
+# The source and the resolved/decided lines are printed on the sheet, so they are translated
+# too; they are words, so a translation never enters the rules digest (interpreter.py).
+TOP_FIELDS = ("title", "thresholds", "notes", "source")
+SECTION_FIELDS = ("title", "text", "resolved", "decided")
+RULE_FIELDS = ("text", "short", "explain", "resolved", "decided")
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +203,8 @@ def words(lang: str) -> Words:
 
 
 def _r(rank: int) -> str:
-    return RANK_CHARS[rank - 2]
+    """A rank in a sentence: ten written 10, as the cards show it (``hands._r``)."""
+    return "10" if rank == 10 else RANK_CHARS[rank - 2]
 
 
 def describe(category: Category, ranks: Sequence[int], lang: str) -> str:

@@ -571,7 +571,10 @@ def window_figures(user_ids: Sequence[int], criterion: Criterion) -> dict[int, F
 def _position_window(user_ids: Sequence[int], criterion: Criterion) -> dict[int, Figures]:
     # Each settlement question has at least one position, so the last ``window``
     # questions always hold the last ``window`` positions. The ranking reads only
-    # the covering index; the JSON is read for the chosen rows alone.
+    # the covering index; the JSON is read for the chosen rows alone. The window
+    # counts exactly ``window`` positions: of the oldest question that straddles
+    # its edge only the positions still needed count, in seat order (a table's
+    # positions are settled at one instant), so "Counted" never exceeds the window.
     drill = get_drill(criterion.kind)
     ranked = _recent_timed(user_ids, criterion.kind, criterion.window, [Attempt.id.label("attempt_id")])
     chosen = select(ranked.c.attempt_id, ranked.c.recent).subquery()
@@ -587,7 +590,8 @@ def _position_window(user_ids: Sequence[int], criterion: Criterion) -> dict[int,
         positions = counted.setdefault(row.user_id, [])
         if len(positions) >= criterion.window:
             continue
-        positions.extend(drill.part_results(row.answer, row.correct_answer, row.timed_out))
+        needed = criterion.window - len(positions)
+        positions.extend(drill.part_results(row.answer, row.correct_answer, row.timed_out)[:needed])
         times.setdefault(row.user_id, []).append(row.elapsed_ms)
     return {
         user_id: Figures(len(results), sum(results), median(times[user_id]))

@@ -26,9 +26,11 @@ from trainer.web.names import house_way_title, profile_name, words_of
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
 PERIOD_NAMES = {"7d": _l("Last 7 days"), "30d": _l("Last 30 days"), "all": _l("All time")}
+# Both certified states are "ready to deal" (Verdict.ready_to_deal): a slipped criterion
+# calls for a refresher, it does not take the certificate away (docs/dashboards.md).
 READINESS_NAMES = {
     Readiness.CERTIFIED: _l("Ready to deal"),
-    Readiness.REFRESHER: _l("Certified, needs a refresher"),
+    Readiness.REFRESHER: _l("Ready to deal, needs a refresher"),
     Readiness.EXAM_SCHEDULED: _l("Exam scheduled"),
     Readiness.EXAM_DUE: _l("Ready for the exam"),
     Readiness.TRAINING: _l("In training"),
@@ -80,9 +82,11 @@ def house_way_label(choice: house_way_catalogue.HouseWayChoice) -> str:
     published = time_zones.local_date(choice.published_at, "d MMM y") if choice.published_at else ""
     if choice.superseded:
         return str(_l("%(title)s, version %(number)s (published %(date)s; superseded)",
-                      title=choice.title, number=choice.version, date=published))
+                      title=house_way_title(choice.ref, choice.title), number=choice.version,
+                      date=published))
     return str(_l("%(title)s, version %(number)s (published %(date)s)",
-                  title=choice.title, number=choice.version, date=published))
+                  title=house_way_title(choice.ref, choice.title), number=choice.version,
+                  date=published))
 
 
 def house_way_choices() -> list[tuple[str, str]]:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from decimal import Decimal
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
@@ -11,7 +13,8 @@ from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, DecimalField, IntegerField
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import NumberRange, Optional, StopValidation
+from wtforms.widgets import TextInput
 
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
@@ -30,6 +33,8 @@ from trainer.web import pdf_jobs
 from trainer.web.change_history import history_rows
 from trainer.web.engine_words import say
 from trainer.web.forms import GroupForm
+from trainer.web.languages import language, number
+from trainer.web.money_input import DECIMAL
 from trainer.web.supervisor.base import (
     bp,
     check_house_way,
@@ -37,6 +42,52 @@ from trainer.web.supervisor.base import (
     get_group_or_404,
     group_form,
 )
+
+
+class ReaderDecimalField(DecimalField):
+    """A decimal typed and shown in the reader's format (issue 26): "97,5" in Portuguese,
+    "97.5" in English, a whole value without decimals ("98", never "98.0"). A text input
+    (inputmode decimal): a number input's value must be machine-readable, so it would show
+    "97.5" to a Portuguese reader. The other mark is refused in words, never guessed
+    (as typed amounts are, web/money_input.py); docs/languages.md, "Typed amounts"."""
+
+    widget = TextInput()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("render_kw", {"inputmode": "decimal", "autocomplete": "off"})
+        super().__init__(*args, **kwargs)
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        if self.data is None:
+            return ""
+        value = Decimal(self.data)
+        if value == value.to_integral_value():
+            return str(int(value))
+        return number(value, self.places if isinstance(self.places, int) else 1, grouped=False)
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:  # one message: how to write it, not also "between 0 and 100"
+            raise StopValidation()
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip().replace("\u00a0", "").replace(" ", "")
+        if not text:
+            self.data = None
+            return
+        mark = DECIMAL.get(language(), ".")
+        other = "," if mark == "." else "."
+        if other in text:
+            self.data = None
+            raise ValueError(_("Write the number with “%(mark)s” before its decimals, like %(example)s.",
+                               mark=mark, example=f"97{mark}5"))
+        if not re.fullmatch(r"\d{1,6}(?:" + re.escape(mark) + r"\d{1,3})?", text):
+            self.data = None
+            raise ValueError(_("Not a number: write it like %(example)s.", example=f"97{mark}5"))
+        self.data = Decimal(text.replace(mark, "."))
 
 
 def _settings_form(group: Group) -> Any:
@@ -52,12 +103,12 @@ def _settings_form(group: Group) -> Any:
             _l("Seconds per question (timed)"),
             validators=[Optional(), NumberRange(MIN_TIME_LIMIT_S, MAX_TIME_LIMIT_S)]))
         setattr(GroupSettingsForm, f"certify-{kind}", BooleanField(_l("Required for certification")))
-        setattr(GroupSettingsForm, f"accuracy-{kind}", DecimalField(
+        setattr(GroupSettingsForm, f"accuracy-{kind}", ReaderDecimalField(
             _l("Minimum accuracy (%)"), places=1, validators=[Optional(), NumberRange(0, 100)]))
         setattr(GroupSettingsForm, f"window-{kind}", IntegerField(
             _l("Over the last N timed questions (settlement: positions)"),
             validators=[Optional(), NumberRange(1, 5000)]))
-        setattr(GroupSettingsForm, f"median-{kind}", DecimalField(
+        setattr(GroupSettingsForm, f"median-{kind}", ReaderDecimalField(
             _l("Median time at most (s)"), places=1, validators=[Optional(), NumberRange(0.5, 600)]))
         setattr(GroupSettingsForm, f"examlength-{kind}", IntegerField(
             _l("Exam questions"), validators=[Optional(), NumberRange(1, MAX_LENGTH)]))
