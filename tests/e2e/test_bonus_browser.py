@@ -79,7 +79,7 @@ def test_a_timed_bonus_session_right_wrong_and_timed_out(app: Flask, live_server
     page.wait_for_selector(".verdict")
     assert page.inner_text(".verdict-word").startswith("Wrong")
     feedback = page.inner_text("#feedback")
-    assert "You answered" in feedback and "Does it qualify?" in feedback
+    assert "You answered" in feedback and "Does it qualify for Envy?" in feedback
     assert "bonus.envy" not in feedback  # rule ids only in tooltips
     shot(page, "bonus-wrong")
 

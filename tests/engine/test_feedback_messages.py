@@ -153,7 +153,7 @@ def test_the_sample_answers_reach_every_kind_of_part() -> None:
     names = {re.sub(r"\d+", "N", part.name) for _n, fb in SAMPLES for part in fb.parts
              if not part.correct}
     assert {"seat N", "seat N bonus", "seat N Envy", "seat N Queen's Dragon",
-            "the order of settling", "the player-banker's commission", "Does it qualify?",
+            "the order of settling", "the player-banker's commission", "Does it qualify for Envy?",
             "Bonus hand", "Amount paid"} <= names, names
 
 

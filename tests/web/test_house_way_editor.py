@@ -443,6 +443,11 @@ def test_import_lists_each_rule_error_and_stores_nothing(app, boss):
     data = preset("trump-plaza")
     text = resources.files("trainer.engine.house_way").joinpath(
         "presets", "trump-plaza.toml").read_text(encoding="utf-8")
+    # Without its translations, to stay under the web upload's 60 KB (the file with them
+    # is 64 KB since its source and resolved lines were translated; docs/operations.md).
+    text = re.sub(r"\n\[(?:sections\.(?:rules\.)?)?translations\.[a-z]+\]\n(?:[^\n\[]+\n)*",
+                  "\n", text)
+    assert "translations." not in text
     text = text.replace('when = { high_pair = "A" }', 'when = { high_pair = "Z" }')
     text = text.replace('low = "2-6"', 'low = "2-5"')
     assert text != "" and data
