@@ -48,7 +48,7 @@ from sqlalchemy import func, insert, select
 from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DrillContext, Grade, get_drill
 from trainer.engine.hands import rank2
-from trainer.engine.house_way import editing
+from trainer.engine.house_way import DEFAULT_HOUSE_WAY, editing
 from trainer.extensions import db
 from trainer.models import (
     Attempt,
@@ -72,7 +72,7 @@ from trainer.services.timing import GRACE_MS
 # The demo's custom house way: a copy of Trump Plaza by the demo manager.
 WAY_SLUG = "riverside"
 WAY_CASINO = "Riverside Casino (demo)"
-WAY_BASE = "trump-plaza"
+WAY_BASE = DEFAULT_HOUSE_WAY  # the preset the demo copies (Trump Plaza)
 # The fixed seed of the demo: the same class every time (its question seeds come from it).
 DEMO_SEED = 2027
 DAYS = 28

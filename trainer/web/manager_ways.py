@@ -36,6 +36,7 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
+from trainer.engine import toml_limits
 from trainer.engine.house_way import editing, explanations
 from trainer.engine.house_way import kinds as engine_kinds
 from trainer.engine.house_way.interpreter import rules_digest
@@ -91,7 +92,7 @@ from trainer.web.reference import way_label
 bp = Blueprint("manager_ways", __name__, url_prefix="/manager/house-ways")
 MANAGERS = (Role.MANAGER, Role.ADMIN)
 SEED = house_way_jobs.DEFAULT_SEED  # the same deals every time, so results compare
-MAX_UPLOAD_BYTES = 60 * 1024
+MAX_UPLOAD_BYTES = toml_limits.MAX_BYTES  # the engine's limit on a house-way file
 
 
 # --- the draft and its words -----------------------------------------------------------------
@@ -311,7 +312,8 @@ def import_way() -> str | Response:
         upload = form.file.data
         raw = upload.read(MAX_UPLOAD_BYTES + 1)
         if len(raw) > MAX_UPLOAD_BYTES:
-            add_error(form, "file", _("A house-way file is at most 60 KB."))
+            add_error(form, "file", _("A house-way file is at most %(kb)s KB.",
+                                      kb=MAX_UPLOAD_BYTES // 1024))
         elif not raw.strip():
             add_error(form, "file", _("This file is empty: choose a house-way file."))
         else:
