@@ -200,8 +200,28 @@ class HouseWaySetting:
 
 # --- the sheet as data -------------------------------------------------------------
 
+class _Notes:
+    """The resolved and decided lines of a rule or a section, in the reader's language."""
+
+    __slots__ = ()
+    resolved: str | None
+    decided: str | None
+    notes_words: Mapping[str, tuple[str | None, str | None]]
+
+    def resolved_in(self, lang: str | None) -> str | None:
+        """Return the resolved line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[0] if found is not None else self.resolved
+
+    def decided_in(self, lang: str | None) -> str | None:
+        """Return the decided line in a language, the English original when untranslated."""
+        found = self.notes_words.get(lang) if lang else None
+        return found[1] if found is not None else self.decided
+
+
+
 @dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(_Notes):
     """One rule (clause) of a sheet: its id, kind, condition and sheet text."""
 
     id: str
@@ -231,16 +251,6 @@ class Rule:
         found = self.words.get(lang) if lang else None
         return found[0] if found is not None else self.text
 
-    def resolved_in(self, lang: str | None) -> str | None:
-        """Return the resolved line in a language, the English original when untranslated."""
-        found = self.notes_words.get(lang) if lang else None
-        return found[0] if found is not None else self.resolved
-
-    def decided_in(self, lang: str | None) -> str | None:
-        """Return the decided line in a language, the English original when untranslated."""
-        found = self.notes_words.get(lang) if lang else None
-        return found[1] if found is not None else self.decided
-
     def short_in(self, lang: str | None) -> str:
         """Return the short name in a language, the English original when untranslated."""
         found = self.words.get(lang) if lang else None
@@ -263,7 +273,7 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
-class Section:
+class Section(_Notes):
     """A numbered section of a sheet: when it applies and its rules, in order."""
 
     number: str
@@ -284,16 +294,6 @@ class Section:
         """Return the section's title in a language, the English original when untranslated."""
         found = self.words.get(lang) if lang else None
         return found[0] if found is not None else self.title
-
-    def resolved_in(self, lang: str | None) -> str | None:
-        """Return the resolved line in a language, the English original when untranslated."""
-        found = self.notes_words.get(lang) if lang else None
-        return found[0] if found is not None else self.resolved
-
-    def decided_in(self, lang: str | None) -> str | None:
-        """Return the decided line in a language, the English original when untranslated."""
-        found = self.notes_words.get(lang) if lang else None
-        return found[1] if found is not None else self.decided
 
     def text_in(self, lang: str | None) -> str:
         """Return the section's text in a language, the English original when untranslated."""
