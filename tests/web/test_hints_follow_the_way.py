@@ -172,7 +172,9 @@ def _kind_words(rule_id: str) -> tuple[str, str]:
 def _explain_front(front: Any) -> str:
     """A front as an explanation's {front} field words it ("a pair of fours", "A-K")."""
     hi, lo = sorted((c.rank for c in parse_cards(card_list(front), 2)), reverse=True)
-    return f"a pair of {plural(hi)}" if hi == lo else f"{rank_char(hi)}-{rank_char(lo)}"
+    ten = {"T": "10"}  # ten is written 10 in words for people
+    return f"a pair of {plural(hi)}" if hi == lo else \
+        f"{ten.get(rank_char(hi), rank_char(hi))}-{ten.get(rank_char(lo), rank_char(lo))}"
 
 
 def test_the_custom_way_differs_from_every_preset_in_each_familys_deciding_rule() -> None:
