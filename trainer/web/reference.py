@@ -43,7 +43,6 @@ from trainer.services.house_ways import HouseWayChoice
 from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
 from trainer.web import languages, pay_tables, pdf_jobs
 from trainer.web.engine_words import say
-from trainer.web.errors import wants_json
 from trainer.web.exam_lock import refuse_during_exam
 from trainer.web.names import house_way_name, house_way_title, way_title
 
@@ -411,6 +410,13 @@ def sheet(preset: str) -> str:
     return render_sheet(way, choice=choice_of(ref), group_version=your_version(ref))
 
 
+
+def _script_polls() -> bool:
+    """Tell whether the waiting page's script asks (it accepts JSON first); any other client,
+    ``Accept: */*`` included, gets the PDF or the waiting page."""
+    return request.accept_mimetypes.best == "application/json"
+
+
 @bp.route("/house-way/<preset>/pdf")
 @login_required
 def sheet_pdf(preset: str) -> ResponseReturnValue:
@@ -455,13 +461,13 @@ def sheet_pdf(preset: str) -> ResponseReturnValue:
         again = url_for("reference.sheet_pdf", preset=preset, paper=paper,
                         job=job.id if job is not None else None)
         retry = {"Retry-After": str(PDF_WAIT_SECONDS)}
-        if wants_json():  # the waiting page's script asks (static/js/pdf_wait.js)
+        if _script_polls():  # the waiting page's script asks (static/js/pdf_wait.js)
             return jsonify(ready=False, again=again), 202, retry
         return render_template("reference/pdf_wait.html", way=way, again=again,
                                download=download, ready=False,
                                title=way_title(way),
                                seconds=PDF_WAIT_SECONDS), 202, retry
-    if wants_json():  # ready: the script says so and starts the download once
+    if _script_polls():  # ready: the script says so and starts the download once
         return jsonify(ready=True, download=download)
     if request.args.get("job") is not None:
         # "Ask again now" on the waiting page (no script): say it is ready, with its link,
