@@ -60,3 +60,15 @@ def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
     # synchronous stays FULL (the default): an answer once recorded survives a power
     # cut (docs/operations.md, "Decision: SQLite commits stay durable").
     cursor.close()
+
+
+def commit_keeping_state() -> None:
+    """Commit without expiring what the ORM session holds, so a request that goes on reads
+    what it just read or wrote without reloading it (a statement each, telling nothing new)."""
+    session = db.session()
+    keep = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = keep

@@ -42,7 +42,7 @@ from trainer.engine.drills.explain import Feedback, Text
 from trainer.engine.house_way import HouseWayError
 from trainer.engine.messages import N_, Joined, Message
 from trainer.engine.profiles import FoulPolicy, TableProfile
-from trainer.extensions import db
+from trainer.extensions import commit_keeping_state, db
 from trainer.models import (
     DEFAULT_HOUSE_WAY,
     DEFAULT_PROFILE,
@@ -468,22 +468,6 @@ def _set_finished_at(session: SessionRow, when: datetime) -> None:
              {"row_id": session.id, "value": when})
 
 
-def _commit_keeping_state() -> None:
-    """Commit without expiring what the session holds, so the response reads it without reloading.
-
-    The request goes on to read only what it just read or wrote (the drill
-    session, the question, the attempt, the signed-in user), so reloading them
-    after the commit would cost a statement each and tell nothing new.
-    """
-    session = db.session()
-    keep = session.expire_on_commit
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = keep
-
-
 @functools.cache
 def _insert_statement(table: Any) -> Any:
     """Build, once per process, the INSERT of a row of ``table`` (its values bound per call)."""
@@ -596,14 +580,14 @@ def issue_question(user_id: int, session_id: int) -> IssuedView | None:
     if last.issued_at is None:
         now = utcnow()
         _set_issued_at(last, now)
-        _commit_keeping_state()
+        commit_keeping_state()
         last.issued_at = now
     elif loaded.answered:
         if last.position >= session.length:
             return None
         try:
             last = _issue(session, last.position + 1, last.context, previous=last)
-            _commit_keeping_state()
+            commit_keeping_state()
         except IntegrityError:
             # Another tab issued this position first: show that one.
             db.session.rollback()
@@ -770,7 +754,7 @@ def answer_question(user_id: int, session_id: int, position: object, answer: Any
         attempt_id = _insert_row(Attempt.__table__, attempt)
         if finished:
             _set_finished_at(session, now)
-        _commit_keeping_state()
+        commit_keeping_state()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyAnswered(Message(N_("This question is already answered."))) from None
@@ -977,7 +961,7 @@ def _settle(session: SessionRow, issued: IssuedRow, keep_state: bool = False) ->
 
     One INSERT (and an UPDATE when it was the session's last question), committed.
     ``keep_state`` commits without expiring what the ORM session holds
-    (``_commit_keeping_state``), for a request that goes on after it.
+    (``extensions.commit_keeping_state``), for a request that goes on after it.
     """
     attempt = _timed_out_attempt(session, issued)
     finish = issued.position >= session.length and session.finished_at is None
@@ -986,7 +970,7 @@ def _settle(session: SessionRow, issued: IssuedRow, keep_state: bool = False) ->
         if finish:
             _set_finished_at(session, attempt["answered_at"])
         if keep_state:
-            _commit_keeping_state()
+            commit_keeping_state()
         else:
             db.session.commit()
     except IntegrityError:

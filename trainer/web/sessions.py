@@ -36,7 +36,7 @@ from flask_login import login_user as flask_login_user
 from sqlalchemy import bindparam
 from werkzeug.wrappers import Response
 
-from trainer.extensions import db, login_manager
+from trainer.extensions import commit_keeping_state, db, login_manager
 from trainer.models import User, UserSession, utcnow
 from trainer.models.types import parse_id
 from trainer.services import audit, languages
@@ -181,15 +181,8 @@ def _touch(row_id: int, now: datetime, commit: bool) -> None:
     """
     db.session.connection().execute(_touch_statement(),
                                     {"row_id": row_id, "before": now, "now": now})
-    if not commit:
-        return
-    orm_session = db.session()
-    keep = orm_session.expire_on_commit
-    orm_session.expire_on_commit = False
-    try:
-        orm_session.commit()
-    finally:
-        orm_session.expire_on_commit = keep
+    if commit:
+        commit_keeping_state()
 
 
 def _hours_or_minutes(limit: timedelta) -> tuple[int, bool]:
