@@ -14,7 +14,7 @@ import pytest
 from trainer.cli.house_way import summarize
 from trainer.engine.cards import JOKER
 from trainer.engine.cards import parse_cards as P
-from trainer.engine.drills.base import DrillContext, get_drill
+from trainer.engine.drills import DrillContext, get_drill
 from trainer.engine.hands import Category, Outcome, category_of, rank5
 from trainer.engine.profiles import FoulPolicy, get_profile
 from trainer.engine.settlement import Result, is_queen_high_pai_gow, settle

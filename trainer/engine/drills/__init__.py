@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     round_drill,
     settlement_drill,
 )
-from .base import DRILLS, Drill, DrillContext, Grade, get_drill, new_question
+from .base import DRILLS, Drill, get_drill, new_question
+from .context import DrillContext, Grade
 
 __all__ = ["DRILLS", "Drill", "DrillContext", "Grade", "get_drill", "new_question"]

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..action import POSITIONS, action_position, table_position
 from ..messages import N_, Message
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .explain import NO_ANSWER, Feedback, book_feedback
 from .schema import Fields, Schema, Whole
 

@@ -43,7 +43,8 @@ from ..side_bets import (
     question_table,
     sample_hand,
 )
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .explain import NO_ANSWER, NO_ANSWER_WORDS, Feedback, Part, Text
 from .schema import Fields, Flag, OneOf, Schema, Whole
 

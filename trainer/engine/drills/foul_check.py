@@ -10,7 +10,8 @@ from ..hands import Category, evaluate2, evaluate5, rank2, rank5
 from ..messages import N_, Joined, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import same_value, splits
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .dealing import deal_family
 from .explain import NO_ANSWER, Feedback, Text, book_feedback, cards_words
 from .schema import Cards, Fields, Flag, Schema

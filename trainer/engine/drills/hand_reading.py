@@ -7,7 +7,8 @@ from typing import Any
 from ..cards import JOKER, Card, card_list, parse_cards
 from ..hands import Category, Outcome, compare, evaluate, evaluate5
 from ..messages import N_, Joined, Message
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .schema import Fields, OneOf, Schema
 

@@ -9,7 +9,8 @@ from ..hands import evaluate2
 from ..house_way import HouseWaySetting
 from ..messages import N_, Joined, Lowered, Message
 from ..setting import is_foul, same_value
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import NO_ANSWER, Feedback, Text, cards_words, house_way_feedback, setting_said
 from .explain import hint as rule_hint

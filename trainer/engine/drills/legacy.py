@@ -15,7 +15,7 @@ from ..cards import Card, card_list, deal_piles
 from ..hands import evaluate5, is_queen_high_pai_gow, rank2, rank5
 from ..house_way import HouseWay, HouseWaySetting, rule_family
 from ..setting import is_foul, splits
-from .base import DrillContext
+from .context import DrillContext
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .foul_check import BOUNDARY_RULES, foul_rule
 from .hand_reading import CATEGORY_WEIGHTS, _copy_of, deal_category

@@ -30,7 +30,8 @@ from ..setting import is_foul, same_value, splits
 from ..settlement import Result, Settlement, banker_commission_cents, payout_cents, settle
 from ..side_bets import load_table
 from .action_drill import SEATS, action_feedback, roll_to_seat
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .dealing import HOUSE_WAY_FAMILIES, deal_family
 from .explain import Feedback, Part, Text, amount, parts_feedback, rate_message
 from .explain import hint as rule_hint

@@ -11,7 +11,8 @@ from ..messages import N_, EngineError, Joined, Message, refusal
 from ..profiles import FoulPolicy
 from ..setting import SetHand, is_foul, splits
 from ..settlement import Result, Settlement, payout_cents, settle
-from .base import Drill, DrillContext, Grade, register
+from .base import Drill, register
+from .context import DrillContext, Grade
 from .explain import (
     NO_ANSWER_WORDS,
     Feedback,
