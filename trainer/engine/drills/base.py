@@ -13,6 +13,7 @@ generator 1 (contexts stored without it) still replay from ``legacy``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..house_way import rule_family
@@ -40,6 +41,33 @@ class Drill:
     # Whether certification counts this drill's scored parts (``part_results``)
     # rather than whole questions.
     counts_parts: bool = False
+
+    # --- the JSON edge (issue 28) ------------------------------------------------
+    # Questions, answers and answer keys are values of the kind's own frozen dataclasses
+    # from the engine up to the services; JSON only where they are stored or shown.
+    # The services call these five at that edge and nowhere else.
+
+    def read_question(self, data: Mapping[str, Any]) -> Any:
+        """Return the question stored (or shown) as ``data``; ValueError when it does not fit."""
+        if not isinstance(data, Mapping):
+            raise ValueError("A stored question must be a JSON object.")
+        return dict(data)
+
+    def question_json(self, question: Any) -> dict[str, Any]:
+        """Return the JSON form of ``question`` (stored with it, drawn by its templates)."""
+        return dict(question)
+
+    def read_answer(self, question: Any, data: Any, context: DrillContext | None) -> Any:
+        """Return an untrusted answer checked against the question; ValueError in words."""
+        return self.validate_answer(question, data, context)
+
+    def answer_json(self, answer: Any) -> dict[str, Any]:
+        """Return the JSON form of an answer (stored with the attempt)."""
+        return dict(answer)
+
+    def key_json(self, key: Any) -> dict[str, Any]:
+        """Return the JSON form of an answer key (``Grade.correct_answer``)."""
+        return dict(key)
 
     def answer_choices(self, question: dict[str, Any], context: DrillContext
                        ) -> dict[str, dict[str, Any]] | None:
