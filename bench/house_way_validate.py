@@ -14,6 +14,7 @@ import time
 
 from trainer.engine.house_way import editing as E
 from trainer.engine.house_way import preset_names
+from trainer.engine.house_way.editing import can_hold
 
 
 def timed(data: dict) -> tuple[float, int]:
@@ -27,7 +28,7 @@ def main() -> None:
     print(f"first call in the process (trump-plaza): {first:.3f} s")
     for name in preset_names():
         data = E.preset_data(name)
-        E._FOUND.clear()
+        can_hold.clear_cache()
         cold, n = timed(data)
         warm, _ = timed(data)
         print(f"{name:22} errors {n}  cache cleared {cold:.3f} s  warm {warm:.3f} s")
@@ -38,7 +39,7 @@ def main() -> None:
                     "not": {"holds": "flush"}, "sf": True, "high_pair": "7-K",
                     "low_pair": "2-T", "king_or_ace": True}
     worst = E.replace_rule(data, 2, 0, rule)
-    E._FOUND.clear()
+    can_hold.clear_cache()
     cold, n = timed(worst)
     print(f"worst case (cache cleared): {cold:.3f} s, {n} error(s): "
           f"{E.validate(worst)[0].message if n else ''}")

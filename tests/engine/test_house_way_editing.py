@@ -16,6 +16,7 @@ from trainer.engine.house_way import editing as E
 from trainer.engine.house_way import kinds as K
 from trainer.engine.house_way import load, preset_names
 from trainer.engine.house_way.classes import classes_of, rank_multisets
+from trainer.engine.house_way.editing import can_hold
 from trainer.engine.house_way.facts import (
     FACTS_FILE,
     build_facts,
@@ -364,7 +365,7 @@ def test_a_condition_some_dealt_hand_meets_is_never_reported(atoms, seed):
         cards = sorted(rng.sample(range(53), 7))
         hand = _Hand(cards, Wheel.SECOND_HIGHEST, None)
         if all(c(hand) for c in checks):
-            assert E._find(E._codes([hand.shape.name]), atoms, groups, None)
+            assert can_hold.find_hand(can_hold.shape_codes([hand.shape.name]), atoms, groups, None)
             return
 
 

@@ -12,23 +12,34 @@ generator 1 (contexts stored without it) still replay from ``legacy``.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from ..house_way import rule_family
 from ..messages import N_, Message
+from .codec import Question, from_json, to_json
 from .context import GENERATOR, DrillContext, Grade
 from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .explain import hint as rule_hint
-from .schema import Schema
+from .schema import Schema, derived
+from .skills import DefaultCriterion, Skill
 
 
 class Drill:
-    """One drill kind: subclasses set the class attributes and the two methods."""
+    """One drill kind: its home (``kinds/<kind>/``) sets the class attributes and methods.
+
+    A typed kind sets ``question_type``, ``answer_type`` and ``key_type`` (frozen
+    dataclasses, ``codec``); the JSON edge below then reads and writes them. A kind
+    not yet typed leaves them None and passes dicts.
+    """
 
     slug: str = ""
     title: str = ""
+    # What the drills page says of it (``N_``-marked; the web translates) and its place.
+    blurb: str = ""
+    order: int = 0
     default_time_limit_s: int = 10
     # Rule families this drill draws from, with their weights.
     families: dict[str, int] = {}
@@ -41,6 +52,28 @@ class Drill:
     # Whether certification counts this drill's scored parts (``part_results``)
     # rather than whole questions.
     counts_parts: bool = False
+    # The kind's question, answer and answer key (frozen dataclasses, ``codec``).
+    question_type: type[Question] | None = None
+    answer_type: type | None = None
+    key_type: type | None = None
+    # The skills its answers exercise (a house way's are its rules: ``skills_of``).
+    skills: tuple[Skill, ...] = ()
+    # Its certification criterion before a group changes it; None: not certified.
+    criterion: DefaultCriterion | None = None
+
+    def skills_of(self, context: DrillContext) -> tuple[Skill, ...]:
+        """Return the skills this kind grades under ``context``."""
+        return self.skills
+
+    def deal_for(self, rng: random.Random, context: DrillContext, skill: str) -> Any | None:
+        """Return a question that exercises ``skill``, or None when no question does."""
+        return None
+
+    def generate_v1(self, rng: random.Random, context: DrillContext) -> Any:
+        """Return a question of the first generator (contexts stored without one)."""
+        from .legacy import GENERATORS as OLD  # the kinds' homes take these over (issue 28)
+
+        return OLD.get(self.slug, self.generate)(rng, context)
 
     # --- the JSON edge (issue 28) ------------------------------------------------
     # Questions, answers and answer keys are values of the kind's own frozen dataclasses
@@ -51,23 +84,36 @@ class Drill:
         """Return the question stored (or shown) as ``data``; ValueError when it does not fit."""
         if not isinstance(data, Mapping):
             raise ValueError("A stored question must be a JSON object.")
-        return dict(data)
+        if self.question_type is None:
+            return dict(data)
+        if data.get("kind", self.slug) != self.slug:
+            raise ValueError(f"This question is not of the {self.slug!r} drill.")
+        return from_json(self.question_type, {k: v for k, v in data.items() if k != "kind"})
 
     def question_json(self, question: Any) -> dict[str, Any]:
         """Return the JSON form of ``question`` (stored with it, drawn by its templates)."""
-        return dict(question)
+        if self.question_type is None:
+            return dict(question)
+        data: dict[str, Any] = to_json(question)
+        data["kind"] = self.slug
+        return data
 
     def read_answer(self, question: Any, data: Any, context: DrillContext | None) -> Any:
         """Return an untrusted answer checked against the question; ValueError in words."""
-        return self.validate_answer(question, data, context)
+        checked = self.validate_answer(question, data, context)
+        if self.answer_type is None:
+            return checked
+        return from_json(self.answer_type, checked, "answer")
 
     def answer_json(self, answer: Any) -> dict[str, Any]:
         """Return the JSON form of an answer (stored with the attempt)."""
-        return dict(answer)
+        data: dict[str, Any] = to_json(answer) if self.answer_type is not None else dict(answer)
+        return data
 
     def key_json(self, key: Any) -> dict[str, Any]:
         """Return the JSON form of an answer key (``Grade.correct_answer``)."""
-        return dict(key)
+        data: dict[str, Any] = to_json(key) if self.key_type is not None else dict(key)
+        return data
 
     def answer_choices(self, question: dict[str, Any], context: DrillContext
                        ) -> dict[str, dict[str, Any]] | None:
@@ -95,8 +141,11 @@ class Drill:
 
         ``context`` is None when the group's settings are not known; a drill whose
         answer depends on them (the foul check's reset) then accepts either form.
+        A typed kind's schema is derived from its answer dataclass (``schema.derived``).
         """
-        raise NotImplementedError
+        if self.answer_type is None:
+            raise NotImplementedError
+        return derived(self.answer_type, question, context)
 
     def validate_answer(self, question: dict[str, Any], answer: Any,
                         context: DrillContext | None = None) -> dict[str, Any]:
@@ -185,15 +234,15 @@ def get_drill(slug: str) -> Drill:
         raise ValueError(f"There is no drill called {slug!r}.") from None
 
 
-def new_question(slug: str, seed: int, context: DrillContext) -> dict[str, Any]:
+def new_question(slug: str, seed: int, context: DrillContext) -> Any:
     """Generate the question of drill ``slug`` for ``seed``; it replays exactly."""
     drill = get_drill(slug)
-    if context.generator == GENERATOR:
-        question = drill.generate(random.Random(seed), context)
-    else:
-        from .legacy import GENERATORS as OLD
-
-        question = OLD.get(slug, drill.generate)(random.Random(seed), context)
+    rng = random.Random(seed)
+    question: Any = (drill.generate(rng, context) if context.generator == GENERATOR
+                     else drill.generate_v1(rng, context))
+    if drill.question_type is not None:
+        typed: Question = dataclasses.replace(question, seed=seed)
+        return typed
     question["kind"] = slug
     question["seed"] = seed
     return question

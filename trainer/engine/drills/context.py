@@ -11,6 +11,7 @@ from typing import Any
 from ..house_way import DEFAULT_HOUSE_WAY, HouseWay, load_exact, rule_family
 from ..profiles import DEFAULT_PROFILE, FoulPolicy, TableProfile, get_profile
 from ..side_bets import SIDE_BET_RULES, verify_rules
+from .codec import to_json
 
 # The question generator new questions are drawn by; contexts stored without one are 1.
 GENERATOR = 2
@@ -84,11 +85,13 @@ class Grade:
 
     correct: bool
     rule_id: str
-    correct_answer: dict[str, Any]
+    # The kind's answer key (its ``key_type`` dataclass; a dict while a kind is untyped).
+    correct_answer: Any
     # How it is worked out: a sentence (``Message``, or several as a ``Joined``) the web
     # says in the reader's language, or English text; ``as_dict`` gives the English.
     explanation: Any
-    parts: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    # The scored parts (a settlement's seats, a bonus's bets), the kind's part dataclasses.
+    parts: tuple[Any, ...] = field(default_factory=tuple)
 
     @property
     def family(self) -> str:
@@ -98,5 +101,5 @@ class Grade:
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON form shown after answering and stored with the attempt."""
         return {"correct": self.correct, "rule_id": self.rule_id,
-                "family": self.family, "correct_answer": self.correct_answer,
-                "explanation": str(self.explanation), "parts": list(self.parts)}
+                "family": self.family, "correct_answer": to_json(self.correct_answer),
+                "explanation": str(self.explanation), "parts": to_json(list(self.parts))}

@@ -9,6 +9,7 @@ are not whole numbers, whole numbers are not booleans, and ``5.0`` is not ``5``.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -235,3 +236,24 @@ class Fields(Schema):
             changed = self.then(out)
             out = out if changed is None else changed
         return out
+
+
+def derived(answer_type: type, question: Any, context: Any,
+            then: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None) -> Fields:
+    """Return the schema of a kind's answer dataclass, derived from its fields.
+
+    Each field's metadata holds its ``schema``: a ``Schema``, or a function of the
+    question and the context returning one (the cards a trainee may pick are the
+    question's). A field with a default is optional; any other is required.
+    """
+    required: dict[str, Schema] = {}
+    optional: dict[str, Schema] = {}
+    for f in dataclasses.fields(answer_type):
+        spec = f.metadata.get("schema")
+        if spec is None:
+            raise TypeError(f"{answer_type.__name__}.{f.name} declares no schema.")
+        schema = spec if isinstance(spec, Schema) else spec(question, context)
+        has_default = (f.default is not dataclasses.MISSING
+                       or f.default_factory is not dataclasses.MISSING)
+        (optional if has_default else required)[f.name] = schema
+    return Fields(required, optional, then)

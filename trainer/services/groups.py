@@ -1,0 +1,92 @@
+"""Groups: the one place a group is created or its name and settings are changed.
+
+``group_settings.GroupSettings`` reads and validates a group's settings (building one
+from new values refuses a bad one); this module makes the change and writes its
+audit entry in the same transaction (the caller commits), with the action names the
+audit page and the group's history know: ``group.create``, ``group.settings`` (the
+values that changed, old and new) and ``house_way.roll_out`` (a manager's version put
+on the group, ``services/way_rollouts.py``). The supervisor's pages, the manager's
+roll-out and ``trainer seed-demo`` all call it. A refusal is a ``GroupError`` (an
+``EngineError`` with an ``N_``-marked sentence); nothing is changed then.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.engine.messages import N_, EngineError, Message
+from trainer.extensions import db
+from trainer.models import Group, User
+from trainer.services.accounts import Actor, record
+from trainer.services.group_settings import GroupSettings
+
+MAX_NAME_LENGTH = 120
+ROLL_OUT = "house_way.roll_out"
+
+
+class GroupError(EngineError):
+    """A group change refused, in words; nothing was changed."""
+
+
+def checked_name(name: str) -> str:
+    """Return a group's name as stored (trimmed); GroupError when empty or too long."""
+    name = (name or "").strip()
+    if not name:
+        raise GroupError(N_("Give the group a name."))
+    if len(name) > MAX_NAME_LENGTH:
+        raise GroupError(N_("%(what)s is too long: at most %(most)s characters."),
+                         what=Message(N_("Group name")), most=MAX_NAME_LENGTH)
+    return name
+
+
+def snapshot(group: Group) -> dict[str, Any]:
+    """A group's name and settings as the log keeps them."""
+    return {"name": group.name, "house_way": group.house_way, "profile": group.profile,
+            "settings": GroupSettings.of(group).to_dict()}
+
+
+def create(actor: Actor, *, name: str, supervisor: User, settings: GroupSettings) -> Group:
+    """Create a group led by ``supervisor`` with ``settings``, and log it; the caller commits.
+
+    The settings were built (and so checked) by ``GroupSettings``; a new group's table
+    rules must be on offer, which the caller checks with ``check_profile_choice``.
+    """
+    group = Group(name=checked_name(name), supervisor=supervisor)
+    settings.save_to(group)
+    db.session.add(group)
+    db.session.flush()
+    record(actor, "group.create", "group", group.id,
+           new={"name": group.name, "house_way": group.house_way, "profile": group.profile})
+    return group
+
+
+def change(actor: Actor, group: Group, *, name: str, settings: GroupSettings) -> bool:
+    """Rename a group and give it new settings; log the values that changed.
+
+    Returns whether anything changed (nothing changed: nothing written, no entry).
+    GroupError for a bad name. The caller commits.
+    """
+    old = snapshot(group)
+    new = {"name": checked_name(name), "house_way": settings.house_way,
+           "profile": settings.profile, "settings": settings.to_dict()}
+    changed = [key for key in new if old.get(key) != new.get(key)]
+    if not changed:
+        return False
+    record(actor, "group.settings", "group", group.id,
+           old={key: old.get(key) for key in changed}, new={key: new[key] for key in changed})
+    group.name = new["name"]
+    settings.save_to(group)
+    return True
+
+
+def put_house_way(actor: Actor, group: Group, ref: str) -> bool:
+    """Put the published house-way version ``ref`` on a group (a manager's roll-out), logged.
+
+    Returns whether the group changed (False when it is on ``ref`` already). The ref is
+    the caller's, checked as published (``services/way_rollouts.py``). The caller commits.
+    """
+    if group.house_way == ref:
+        return False
+    record(actor, ROLL_OUT, "group", group.id,
+           old={"house_way": group.house_way}, new={"house_way": ref})
+    group.house_way = ref
+    return True
