@@ -4,7 +4,9 @@ cli -> factory -> web -> services -> models -> extensions -> engine. Every modul
 imported, then its source is read with ``ast``: each ``import`` (at module level or
 inside a function, outside ``if TYPE_CHECKING:`` blocks) must name a module on its own
 floor or a lower one. The engine imports no Flask, SQLAlchemy or Werkzeug, the engine
-commands load neither, and the modules import each other without a cycle.
+commands load neither, and the modules import each other without a cycle: every
+import counts there too, inside functions as well (an import moved into a function
+only hides a cycle until the function runs), and so does a module importing itself.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import json
 import pkgutil
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -48,7 +51,11 @@ class Import:
 
     @property
     def where(self) -> str:
-        return f"{_relative_path(self.module)}:{self.line}"
+        return _where(self)
+
+
+def _where(found: Import) -> str:
+    return f"{_relative_path(found.module)}:{found.line}"
 
 
 def _all_module_names() -> list[str]:
@@ -94,22 +101,22 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _resolve_from(module: str, node: ast.ImportFrom) -> str:
+def _resolve_from(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     """Return the absolute module a ``from ... import`` names (relative imports resolved)."""
     if not node.level:
         return node.module or ""
-    package = module if _is_package(module) else module.rpartition(".")[0]
+    package = module if is_package else module.rpartition(".")[0]
     base = package.split(".")
     if node.level > 1:
         base = base[: len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom) -> list[str]:
     """Return the modules an import statement loads: ``from pkg import sub`` loads pkg.sub."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
-    base = _resolve_from(module, node)
+    base = _resolve_from(module, is_package, node)
     targets = []
     for alias in node.names:
         candidate = f"{base}.{alias.name}"
@@ -117,29 +124,34 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
     return list(dict.fromkeys(targets))
 
 
-@cache
-def imports_of(module: str) -> tuple[Import, ...]:
-    """Return every import in a module's source outside ``if TYPE_CHECKING:`` blocks."""
-    source = _module_file(module).read_text(encoding="utf-8")
+def imports_in_source(module: str, source: str, is_package: bool) -> list[Import]:
+    """Return every import in a module's source, at any depth, outside ``if TYPE_CHECKING:``."""
     found: list[Import] = []
 
     def visit(node: ast.AST, at_import: bool) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child, at_import)
+            for statement in node.orelse:
+                visit(statement, at_import)
             return
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             written = ast.get_source_segment(source, node) or ""
             text = " ".join(written.replace("(", "").replace(")", "").split())
-            for target in _targets(module, node):
+            for target in _targets(module, is_package, node):
                 found.append(Import(module, target, node.lineno, text, at_import))
             return
         inside_function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
             visit(child, at_import and not inside_function)
 
-    visit(ast.parse(source, filename=str(_module_file(module))), True)
-    return tuple(found)
+    visit(ast.parse(source), True)
+    return found
+
+
+@cache
+def imports_of(module: str) -> tuple[Import, ...]:
+    """Return every import in a trainer module (see ``imports_in_source``)."""
+    return tuple(imports_in_source(module, _module_file(module).read_text(encoding="utf-8"),
+                                   _is_package(module)))
 
 
 def _fail(problems: list[str], heading: str) -> None:
@@ -161,19 +173,21 @@ def test_every_module_imports_and_lies_on_a_floor() -> None:
     _fail(problems, "Modules that do not import or lie outside the floors:")
 
 
+def runs_up(found: Import) -> str | None:
+    """Return why an import runs up the floors (at module level or inside a function), or None."""
+    floor, target_floor = floor_of(found.module), floor_of(found.target)
+    if floor is None or target_floor is None:
+        return None  # a module off the floors (reported above), or a library
+    if FLOORS.index(target_floor) <= FLOORS.index(floor):
+        return None
+    when = "" if found.at_import else " inside a function"
+    return f"{floor} imports {found.target}{when} ({target_floor}, a higher floor)"
+
+
 def test_imports_run_down_the_floors() -> None:
-    problems = []
-    for name in MODULES:
-        floor = floor_of(name)
-        if floor is None:
-            continue  # reported by the test above
-        for found in imports_of(name):
-            target_floor = floor_of(found.target)
-            if target_floor is None:
-                continue  # the standard library or a third-party package
-            if FLOORS.index(target_floor) > FLOORS.index(floor):
-                problems.append(f"{found.where}: `{found.text}`: {floor} imports {found.target} "
-                                f"({target_floor}, a higher floor)")
+    problems = [f"{_where(found)}: `{found.text}`: {why}"
+                for name in MODULES for found in imports_of(name)
+                if (why := runs_up(found)) is not None]
     _fail(problems, f"Imports that run up the floors ({FLOOR_ORDER}):")
 
 
@@ -219,6 +233,12 @@ def _module_level_graph() -> dict[str, list[Import]]:
             for name in MODULES}
 
 
+def _import_graph() -> dict[str, list[Import]]:
+    """Every import between trainer modules, inside functions too (a self-import included)."""
+    return {name: [found for found in imports_of(name) if found.target in MODULES]
+            for name in MODULES}
+
+
 def test_loading_the_engine_commands_reaches_no_module_that_loads_flask() -> None:
     """Follow the module-level imports from the engine commands (the static side of the next test)."""
     graph = _module_level_graph()
@@ -257,8 +277,9 @@ def test_importing_the_engine_commands_loads_no_flask_or_sqlalchemy() -> None:
                     pytrace=False)
 
 
-def _cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
-    """Return one cycle through each strongly connected group of modules (Tarjan)."""
+def _cycles(graph: Mapping[str, Sequence[Import]]) -> list[tuple[list[str], list[str]]]:
+    """Return each strongly connected group of modules (Tarjan) of more than one module, or
+    of one that imports itself: (the shortest cycle through its first module, its members)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -269,7 +290,7 @@ def _cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for found in graph[node]:
+        for found in graph.get(node, ()):
             if found.target not in index:
                 connect(found.target)
                 low[node] = min(low[node], low[found.target])
@@ -283,10 +304,10 @@ def _cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
                 group.append(member)
                 if member == node:
                     break
-            if len(group) > 1:
+            if len(group) > 1 or any(f.target == node for f in graph.get(node, ())):
                 groups.append(group)
 
-    for node in graph:
+    for node in sorted(graph):
         if node not in index:
             connect(node)
 
@@ -300,24 +321,95 @@ def _cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
         cycle: list[str] | None = None
         while queue and cycle is None:
             current = queue.pop(0)
-            for found in graph[current]:
+            for found in graph.get(current, ()):
                 if found.target == start:
                     cycle = [*paths[current], start]
                     break
                 if found.target in members and found.target not in paths:
                     paths[found.target] = [*paths[current], found.target]
                     queue.append(found.target)
-        cycles.append(cycle or sorted(group))
-    return cycles
+        cycles.append((cycle or sorted(group), sorted(group)))
+    return sorted(cycles)
 
 
-def test_modules_import_each_other_without_a_cycle() -> None:
-    graph = _module_level_graph()
+def _describe_cycles(graph: Mapping[str, Sequence[Import]]) -> list[str]:
     problems = []
-    for cycle in _cycles(graph):
+    for cycle, members in _cycles(graph):
         steps = []
         for here, there in pairwise(cycle):
             found = next(f for f in graph[here] if f.target == there)
-            steps.append(f"{found.where}: `{found.text}`")
-        problems.append(" -> ".join(cycle) + "\n      " + "\n      ".join(steps))
-    _fail(problems, "Module-level import cycles (TYPE_CHECKING imports aside):")
+            when = "" if found.at_import else " (inside a function)"
+            steps.append(f"{found.where}: `{found.text}`{when}")
+        group = (f"\n      all {len(members)} modules of this knot of imports: {', '.join(members)}"
+                 if len(members) > len(cycle) - 1 else "")
+        problems.append(" -> ".join(cycle) + "\n      " + "\n      ".join(steps) + group)
+    return problems
+
+
+def test_modules_import_each_other_without_a_cycle_not_even_inside_a_function() -> None:
+    # An import inside a function still makes the two modules depend on each other: it
+    # only hides the cycle from the interpreter until the function runs.
+    _fail(_describe_cycles(_import_graph()),
+          "Import cycles, inside functions too (TYPE_CHECKING imports aside):")
+
+
+# --- the reading of imports finds what it is for --------------------------------
+
+
+def _imports_in(source: str, module: str = "trainer.engine.drills.base") -> list[tuple[str, bool]]:
+    return [(found.target, found.at_import) for found in imports_in_source(module, source, is_package=False)]
+
+
+def test_imports_inside_functions_and_methods_are_read_and_relative_ones_resolved() -> None:
+    source = ("import random\n"
+              "from .context import DrillContext\n"
+              "def old(kind):\n"
+              "    from .legacy import GENERATORS\n"
+              "class Drill:\n"
+              "    from ..house_way import rule_family\n"
+              "    def grade(self):\n"
+              "        import trainer.services.drills as up\n"
+              "        return lambda: __import__('x')\n")
+    assert _imports_in(source) == [
+        ("random", True), ("trainer.engine.drills.context", True), ("trainer.engine.drills.legacy", False),
+        ("trainer.engine.house_way", True), ("trainer.services.drills", False)]
+
+
+def test_type_checking_imports_are_left_out_and_their_else_branch_kept() -> None:
+    source = ("import typing\n"
+              "from typing import TYPE_CHECKING\n"
+              "if TYPE_CHECKING:\n"
+              "    from trainer.models import User\n"
+              "else:\n"
+              "    from trainer.engine import cards\n"
+              "def f():\n"
+              "    if typing.TYPE_CHECKING:\n"
+              "        from trainer.web import drills\n"
+              "    from trainer.engine import hands\n")
+    assert _imports_in(source, "trainer.models.example") == [
+        ("typing", True), ("typing", True), ("trainer.engine.cards", True), ("trainer.engine.hands", False)]
+
+
+def _edges(*pairs: tuple[str, str], at_import: bool = True) -> dict[str, list[Import]]:
+    graph: dict[str, list[Import]] = {}
+    for here, there in pairs:
+        graph.setdefault(here, []).append(Import(here, there, 1, f"import {there}", at_import))
+        graph.setdefault(there, [])
+    return graph
+
+
+def test_a_cycle_through_a_function_level_import_is_found_with_its_modules_in_order() -> None:
+    graph = _edges(("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("b", "e"), ("e", "b"))
+    assert _cycles(graph) == [(["a", "b", "c", "a"], ["a", "b", "c", "e"])]
+    assert _cycles(_edges(("a", "b"), ("b", "c"), ("a", "c"))) == []
+
+
+def test_an_upward_import_inside_a_function_runs_up_the_floors() -> None:
+    source = "def grade():\n    from trainer.services import drills\n    from trainer.engine import cards\n"
+    found = imports_in_source("trainer.engine.drills.base", source, is_package=False)
+    assert [runs_up(f) for f in found] == [
+        "engine imports trainer.services.drills inside a function (services, a higher floor)", None]
+
+
+def test_a_module_that_imports_itself_is_a_cycle() -> None:
+    assert _cycles(_edges(("a", "a"), ("a", "b"))) == [(["a", "a"], ["a"])]

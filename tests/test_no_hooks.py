@@ -42,6 +42,8 @@ MUTATING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "se
 # For these, only the stored value counts, not the key: a cache keyed by a parameter
 # holding a computed value is no hook.
 VALUE_ARGUMENT = {"setdefault": 1, "__setitem__": 1}
+# What a higher floor must not call on a container the engine exports (the registry).
+EMPTYING_OR_MUTATING = MUTATING_METHODS | {"pop", "popitem", "clear", "remove", "discard", "__delitem__"}
 
 # Engine functions allowed to keep a parameter in module state, keyed by
 # (file, qualified function name): why it is no hook, and whether only the engine may
@@ -218,27 +220,27 @@ def writes_into_the_engine(module: str, is_package: bool, source: str) -> list[t
         return None
 
     for node in ast.walk(tree):
+        statement: ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete | None = (
+            node if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)) else None)
         targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Delete):
-            targets = list(node.targets)
+        if isinstance(statement, (ast.Assign, ast.Delete)):
+            targets = list(statement.targets)
+        elif statement is not None:
+            targets = [statement.target]
         for target in targets:
             for each in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
                 written = target_written(each)
-                if written:
-                    verb = "del" if isinstance(node, ast.Delete) else "assigns to"
-                    found.append((node.lineno, f"{verb} {written}"
-                                  f"{'.' + each.attr if isinstance(each, ast.Attribute) else '[...]'}"))
+                if written and statement is not None:
+                    verb = "del" if isinstance(statement, ast.Delete) else "assigns to"
+                    part = f".{each.attr}" if isinstance(each, ast.Attribute) else "[...]"
+                    found.append((statement.lineno, f"{verb} {written}{part}"))
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
                 written = _engine_target(node.args[0], bound)
                 if written:
                     found.append((node.lineno, f"{func.id}({written}, ...)"))
-            elif isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS | {"pop", "clear", "remove"}:
+            elif isinstance(func, ast.Attribute) and func.attr in EMPTYING_OR_MUTATING:
                 written = _engine_target(func.value, bound)
                 if written and ":" in written:  # an exported object, not a module
                     found.append((node.lineno, f"{written}.{func.attr}(...)"))
@@ -262,21 +264,21 @@ def test_nothing_outside_the_engine_writes_into_an_engine_module() -> None:
 
 
 def _bound_at_module_level(tree: ast.Module) -> set[str]:
+    """Return the names a module binds at its top level (assignments, defs, classes, imports)."""
     names: set[str] = set()
-    for node in tree.body:
-        for each in ast.walk(node):
-            if isinstance(each, ast.Name) and isinstance(each.ctx, ast.Store):
-                names.add(each.id)
-            if each is not node and isinstance(each, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                break
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue  # their bodies bind their own names
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, (ast.If, ast.Try)):
-            for child in ast.walk(node):
-                if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    names.update((a.asname or a.name).split(".")[0] for a in child.names)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
     return names
 
 
@@ -408,13 +410,13 @@ def parameters_kept(source: str) -> list[Kept]:
                     changed = True
 
         for node in nodes:
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in MUTATING_METHODS and module_state(_root(node.func.value)) \
-                    and any(_holds(a, tainted) for a in _stored(node)):
-                found.append(Kept(node.lineno, name, f"`{ast.unparse(node)}`"))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id == "setattr" and len(node.args) == 3 \
-                    and module_state(_root(node.args[0])) and _holds(node.args[2], tainted):
+            mutating = (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in MUTATING_METHODS and module_state(_root(node.func.value))
+                        and any(_holds(a, tainted) for a in _stored(node)))
+            setting = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                       and node.func.id == "setattr" and len(node.args) == 3
+                       and module_state(_root(node.args[0])) and _holds(node.args[2], tainted))
+            if isinstance(node, ast.Call) and (mutating or setting):
                 found.append(Kept(node.lineno, name, f"`{ast.unparse(node)}`"))
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -453,27 +455,38 @@ def test_no_engine_function_keeps_a_parameter_in_module_state() -> None:
     assert not stale, f"allowed places that keep no parameter any more (remove them): {stale}"
 
 
-def test_what_the_engine_may_keep_is_used_inside_the_engine_only() -> None:
+def uses_of(module: str, is_package: bool, source: str, owner: str, function: str) -> list[int]:
+    """Return the lines where a module names the engine's ``owner.function``."""
+    tree = ast.parse(source)
+    bound = engine_names(module, is_package, tree)
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            named = _engine_target(node, bound) or ""
+            # Its own module's name for it, or any engine package's re-export of it.
+            if named.replace(":", ".").rpartition(".")[2] == function and (
+                    named.startswith(owner) or ":" in named):
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def _module_of_file(where: str) -> str:
+    return where.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def test_an_engine_registration_is_used_inside_the_engine_only() -> None:
     """An allowed registration is no hook only while no higher floor calls it."""
     problems = []
     for module in MODULES:
         if _is_engine(module):
             continue
         path = _file(module)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        bound = engine_names(module, path.name == "__init__.py", tree)
+        source = path.read_text(encoding="utf-8")
         for (where, function), allowed in KEEPS_A_PARAMETER.items():
-            if not allowed.engine_only:
-                continue
-            owner = where.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Name, ast.Attribute)):
-                    named = _engine_target(node, bound) or ""
-                    if named.endswith(f":{function}") or named == f"{owner}:{function}":
-                        problems.append(f"{_relative(path)}:{node.lineno}: uses {owner}.{function}")
-                if isinstance(node, ast.ImportFrom) and any(a.name == function for a in node.names) \
-                        and _is_engine(_resolve_from(module, path.name == "__init__.py", node)):
-                    problems.append(f"{_relative(path)}:{node.lineno}: imports {function} from the engine")
+            if allowed.engine_only:
+                owner = _module_of_file(where)
+                problems += [f"{_relative(path)}:{line}: uses {owner}.{function}"
+                             for line in uses_of(module, path.name == "__init__.py", source, owner, function)]
     _fail(problems, "An engine registration used from a higher floor (that makes it a hook):")
 
 
@@ -563,6 +576,14 @@ def test_global_is_found() -> None:
 def test_a_write_into_an_engine_module_is_found(source: str, what: str) -> None:
     found = writes_into_the_engine("trainer.services.example", False, source)
     assert [w for _, w in found] == [what], found
+
+
+def test_a_registration_used_from_a_higher_floor_is_found() -> None:
+    owner = "trainer.engine.drills.base"
+    source = ("from trainer.engine.drills import base\nfrom trainer.engine.drills.base import register\n"
+              "@register\nclass Mine: pass\nbase.register(Mine)\n"
+              "from trainer.engine.drills import register as r\nr(Mine)\n")
+    assert uses_of("trainer.services.example", False, source, owner, "register") == [3, 5, 7]
 
 
 def test_reading_an_engine_module_is_no_write() -> None:
