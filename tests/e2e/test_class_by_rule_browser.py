@@ -16,7 +16,7 @@ from trainer.cli.accounts import DEMO_SUPERVISOR, DEMO_TRAINEES
 from trainer.engine.house_way import load
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, User, utcnow
-from trainer.services import languages
+from trainer.services import accounts
 
 pytestmark = pytest.mark.e2e
 
@@ -67,7 +67,7 @@ def _seed(app: Flask, lang: str) -> int:
                     elapsed_ms=5000))
         supervisor = db.session.execute(
             db.select(User).filter_by(login=DEMO_SUPERVISOR[0])).scalar_one()
-        languages.set_user_language(supervisor.id, lang)
+        accounts.set_language(supervisor.id, lang)
         db.session.commit()
         return group_id
 

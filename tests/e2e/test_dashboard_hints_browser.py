@@ -20,7 +20,7 @@ from e2e.test_reference_browser import pdf_pages
 from trainer.cli.accounts import DEMO_SUPERVISOR, DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, User, utcnow
-from trainer.services import languages
+from trainer.services import accounts
 
 pytestmark = pytest.mark.e2e
 
@@ -158,7 +158,7 @@ def test_the_phone_progress_cards_print_no_drill_my_mistakes_label_in_portuguese
         app: Flask, live_server: str, page: Any) -> None:
     trainee_id = _wrong_answers(app, DEMO_TRAINEES[0][0])
     with app.app_context():
-        languages.set_user_language(trainee_id, "pt")
+        accounts.set_language(trainee_id, "pt")
         db.session.commit()
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, live_server, DEMO_TRAINEES[0][0], DEMO_TRAINEE_PASSWORD)

@@ -34,8 +34,8 @@ from trainer.cli.accounts import DEMO_GROUP, DEMO_MANAGER, DEMO_SUPERVISOR, DEMO
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import Group, User
+from trainer.services import accounts, house_ways
 from trainer.services import drills as drill_service
-from trainer.services import house_ways, languages
 
 pytestmark = pytest.mark.e2e
 
@@ -144,7 +144,7 @@ def _set_language(app: Flask, logins: list[str], lang: str) -> None:
     with app.app_context():
         for login in logins:
             user = db.session.execute(db.select(User).filter_by(login=login)).scalar_one()
-            languages.set_user_language(user.id, lang)
+            accounts.set_language(user.id, lang)
         db.session.commit()
 
 

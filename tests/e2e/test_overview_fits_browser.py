@@ -18,7 +18,7 @@ from trainer.cli.accounts import DEMO_SUPERVISOR, DEMO_TRAINEES
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, User, utcnow
-from trainer.services import languages
+from trainer.services import accounts
 
 pytestmark = pytest.mark.e2e
 
@@ -53,7 +53,7 @@ def _seed(app: Flask, lang: str) -> int:
                         issued_at=answered - timedelta(milliseconds=12_345),
                         answered_at=answered, elapsed_ms=12_345))
         supervisor = db.session.execute(db.select(User).filter_by(login=DEMO_SUPERVISOR[0])).scalar_one()
-        languages.set_user_language(supervisor.id, lang)
+        accounts.set_language(supervisor.id, lang)
         db.session.commit()
         return group_id
 

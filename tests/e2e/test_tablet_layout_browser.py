@@ -24,7 +24,7 @@ from trainer.cli.accounts import DEMO_MANAGER, DEMO_SUPERVISOR, DEMO_TRAINEES
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import User
-from trainer.services import languages
+from trainer.services import accounts as account_service
 
 pytestmark = pytest.mark.e2e
 
@@ -290,7 +290,7 @@ def test_a_skip_link_and_a_one_line_menu_at_1366_in_every_language(
         for lang in langs:
             with app.app_context():
                 user = db.session.execute(db.select(User).filter_by(login=login)).scalar_one()
-                languages.set_user_language(user.id, lang)
+                account_service.set_language(user.id, lang)
                 db.session.commit()
             page.set_viewport_size({"width": 1366, "height": 768})
             page.goto(f"{live_server}/")
@@ -393,7 +393,7 @@ def test_a_phone_fits_the_settlement_buttons_the_chips_and_stacked_values_in_eve
         trainee = db.session.execute(db.select(User).filter_by(login=DEMO_TRAINEES[0][0])).scalar_one()
     for lang in LANGUAGES:
         with app.app_context():
-            languages.set_user_language(trainee.id, lang)
+            account_service.set_language(trainee.id, lang)
             db.session.commit()
         page.goto(f"{live_server}/drills/")
         page.wait_for_selector(f"html[lang={lang}]")

@@ -1,4 +1,4 @@
-"""The manager's house-way editor (issue 18, items 3 to 6): trainer/web/manager_ways.py.
+"""The manager's house-way editor (issue 18, items 3 to 6): trainer/web/manager_ways/.
 
 Each rule is a test: copy and edit from a preset with a unique short name; every field
 refuses a bad value with its message beside the field and the stored draft unchanged;
@@ -572,10 +572,10 @@ def test_rule_ids_are_no_tooltips_and_the_check_s_shares_use_the_reader_s_decima
         app, boss, manager, way_id, fake_checks, lang):
     """Issue 26: the editor, check, version and delete pages name rules in words, the id
     only as data-rule (never a title= tooltip); "under 0,001%" in Portuguese."""
-    from trainer.services import languages
+    from trainer.services import accounts
 
     with app.app_context():
-        languages.set_user_language(manager.id, lang)
+        accounts.set_language(manager.id, lang)
         db.session.commit()
     ids = rule_ids(draft(app, way_id), two_pair(draft(app, way_id)))
     fake_checks["Golden Sands, Reno"] = clean_report(

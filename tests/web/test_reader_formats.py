@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from trainer.extensions import db
 from trainer.models import Attempt, Role
-from trainer.services import languages
+from trainer.services import accounts
 from web.helpers import login, post_form
 from web.test_drills import fetch_question, issued, send_answer, start
 
@@ -49,7 +49,7 @@ def marks(page: str) -> set[str]:
 
 def _set_language(app: Flask, user_id: int, lang: str) -> None:
     with app.app_context():
-        languages.set_user_language(user_id, lang)
+        accounts.set_language(user_id, lang)
         db.session.commit()
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from trainer.services import audit
+from trainer.services import accounts
 from trainer.services.certification import exams
 from trainer.web import engine_words
 
@@ -36,8 +36,8 @@ def test_a_reactivation_refusal_is_translated_with_the_role_in_words(app: Flask,
         def may_be_reactivated_by(self, role: str) -> bool:
             return False
 
-    with app.test_request_context(), pytest.raises(audit.ReactivationRefused) as refused:
-        audit.change_active(1, "supervisor", Account(), True)
+    with app.test_request_context(), pytest.raises(accounts.ReactivationRefused) as refused:
+        accounts.set_active(accounts.Actor(2, "supervisor"), Account(), True)
     assert str(refused.value) == "Only a manager or a higher role can reactivate this account."
     assert engine_words.say(refused.value) == (
         "[Only [a manager] or a higher role can reactivate this account.]")

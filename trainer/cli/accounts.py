@@ -1,6 +1,11 @@
-"""Account commands of the app: create-user, seed-demo, sweep-timeouts."""
+"""Account commands of the app: create-user, seed-demo, sweep-timeouts.
+
+The accounts and the demo group are made by ``services/accounts.py`` and
+``services/groups.py``, audited as the command line and the OS user who ran the command.
+"""
 from __future__ import annotations
 
+import getpass
 import secrets
 import time
 from typing import Any
@@ -10,9 +15,9 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from trainer.extensions import db
-from trainer.models import Group, Membership, Role, User, normalize_login
+from trainer.models import Group, Role, User, normalize_login
 from trainer.models.passwords import password_problem
-from trainer.services import demo_class
+from trainer.services import accounts, demo_class, groups
 from trainer.services.drills import settle_overdue
 from trainer.services.group_settings import GroupSettings
 
@@ -28,7 +33,7 @@ DEMO_TRAINEES = (
 )
 DEMO_TRAINEE_PASSWORD = "demo-trainee-pw"
 # The password rule (trainer/models/passwords.py DEMO_PASSWORDS) refuses these three
-# everywhere else; seed-demo alone sets them (User.set_password(..., demo=True)), and
+# everywhere else; seed-demo alone sets them (accounts.create(..., demo=True)), and
 # signing in with them does not force a change (docs/operations.md, "Password rules").
 
 
@@ -40,8 +45,18 @@ def demo_logins() -> list[tuple[str, str, str]]:
     return rows
 
 
-def _login_exists(login: str) -> bool:
-    return db.session.execute(db.select(User.id).filter_by(login=login)).first() is not None
+def command_line_actor() -> accounts.Actor:
+    """The actor of an account command: the command line, named by the OS user who ran it.
+
+    The command has no account behind it, so its audit entries have no actor; they name
+    the operating-system user (``getpass.getuser``: $LOGNAME, $USER ..., else the
+    password database; "unknown" when none says), docs/operations.md, "Accounts and groups".
+    """
+    try:
+        os_user = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no name in the environment or passwd
+        os_user = None
+    return accounts.Actor.command_line(os_user)
 
 
 @click.command("create-user")
@@ -54,16 +69,16 @@ def _login_exists(login: str) -> bool:
 @click.password_option(help="Prompted for, twice, when not given.")
 @with_appcontext
 def create_user(role: str, login: str, name: str | None, password: str) -> None:
-    """Create an account of any role; prompts for the password."""
+    """Create an account of any role; prompts for the password. Audited as the command
+    line and the OS user who ran it."""
     login = normalize_login(login)
-    if _login_exists(login):
-        raise click.ClickException(f"The login {login!r} is taken.")
-    user = User(name=name or login, login=login, role=role)
     try:
-        user.set_password(password)
-    except ValueError as error:
+        accounts.create(command_line_actor(), login=login, name=name or login, role=role,
+                        password=password)
+    except accounts.LoginTaken as error:
+        raise click.ClickException(f"The login {login!r} is taken.") from error
+    except ValueError as error:  # a login, name or password refused, in words
         raise click.ClickException(str(error)) from error
-    db.session.add(user)
     db.session.commit()
     click.echo(f"Created {role} {login!r}.")
 
@@ -76,12 +91,13 @@ def seed_demo(accounts_only: bool) -> None:
     """Add the demo accounts and group (skipped if present); into an empty database also
     the demo class: four weeks of graded answers, exams and a published custom house way."""
     login, name, password = DEMO_SUPERVISOR
+    actor = command_line_actor()
     # The class goes only into a database that held nothing before this command.
     empty = not accounts_only and demo_class.database_is_empty()
     # A demo seeded before managers (or the admin) existed gets them on the next run.
-    added_manager = _add_demo_manager()
-    admin_password = _add_demo_admin()
-    if _login_exists(login):
+    added_manager = _add_demo_manager(actor)
+    admin_password = _add_demo_admin(actor)
+    if accounts.login_taken(login):
         db.session.commit()
         added = [what for what, done in (("manager", added_manager),
                                          ("admin", admin_password is not None)) if done]
@@ -89,18 +105,13 @@ def seed_demo(accounts_only: bool) -> None:
                    else "Demo accounts already present; nothing to do.")
         _echo_demo_logins(admin_password)
         return
-    supervisor = User(name=name, login=login, role=Role.SUPERVISOR)
-    supervisor.set_password(password, demo=True)
-    group = Group(name=DEMO_GROUP, supervisor=supervisor)
-    GroupSettings(extra={"demo": True}).save_to(group)
-    db.session.add_all([supervisor, group])
-    trainees = []
-    for trainee_login, trainee_name in DEMO_TRAINEES:
-        trainee = User(name=trainee_name, login=trainee_login, role=Role.TRAINEE)
-        trainee.set_password(DEMO_TRAINEE_PASSWORD, demo=True)
-        trainee.membership = Membership(group=group)
-        db.session.add(trainee)
-        trainees.append(trainee)
+    supervisor = accounts.create(actor, login=login, name=name, role=Role.SUPERVISOR,
+                                 password=password, demo=True)
+    group = groups.create(actor, name=DEMO_GROUP, supervisor=supervisor,
+                          settings=GroupSettings(extra={"demo": True}))
+    trainees = [accounts.create(actor, login=trainee_login, name=trainee_name, role=Role.TRAINEE,
+                                password=DEMO_TRAINEE_PASSWORD, group=group, demo=True)
+                for trainee_login, trainee_name in DEMO_TRAINEES]
     db.session.commit()
     click.echo("Demo accounts created.")
     if empty:
@@ -122,7 +133,7 @@ def _seed_demo_class(group: Group, supervisor: User, trainees: list[User]) -> No
                f"{' and '.join(refs)} (checked in {checked - started:.1f} s).")
 
 
-def _add_demo_admin() -> str | None:
+def _add_demo_admin(actor: accounts.Actor) -> str | None:
     """Add the demo admin unless its login exists; return its new password, else None.
 
     The password is generated here (``secrets``), never published: the admin can reach
@@ -130,26 +141,23 @@ def _add_demo_admin() -> str | None:
     hash is stored; the command prints it this once.
     """
     login, name = DEMO_ADMIN
-    if _login_exists(login):
+    if accounts.login_taken(login):
         return None
     while True:
         password = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
         if password_problem(password, login) is None:
             break
-    admin = User(name=name, login=login, role=Role.ADMIN)
-    admin.set_password(password)
-    db.session.add(admin)
+    accounts.create(actor, login=login, name=name, role=Role.ADMIN, password=password)
     return password
 
 
-def _add_demo_manager() -> bool:
+def _add_demo_manager(actor: accounts.Actor) -> bool:
     """Add the demo table-games manager unless its login exists; return whether it was added."""
     login, name, password = DEMO_MANAGER
-    if _login_exists(login):
+    if accounts.login_taken(login):
         return False
-    manager = User(name=name, login=login, role=Role.MANAGER)
-    manager.set_password(password, demo=True)
-    db.session.add(manager)
+    accounts.create(actor, login=login, name=name, role=Role.MANAGER, password=password,
+                    demo=True)
     return True
 
 

@@ -21,7 +21,8 @@ model's ``PasswordRefused`` naming the rule's problem; nothing is changed then.
 The actor is an ``Actor``: a signed-in account, or the command line. A command has
 no account behind it, so its entries have no ``actor_id``; the operating-system user
 who ran it is kept in the entry's new values as ``command_line_user`` and the audit
-page shows "Command line (that user)" as who did it (docs/operations.md, "Accounts").
+page shows "Command line (that user)" as who did it (docs/operations.md, "Accounts and
+groups: one service each").
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from trainer.models.passwords import is_demo_pair, password_problem
 from trainer.services import audit, languages, time_zones
 
 # A login: letters, digits, dots, dashes and underscores, starting with a letter or
-# digit (the web's form says the same with ``LOGIN_PATTERN``); at most the column's 64.
+# digit (the web's new-account form checks the same, with these); at most the column's 64.
 LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 MAX_LOGIN_LENGTH = 64
 MAX_NAME_LENGTH = 120
@@ -80,8 +81,16 @@ class AccountError(EngineError):
     """An account change refused, in words; nothing was changed."""
 
 
-class LoginTaken(AccountError):
+class LoginRefused(AccountError):
+    """A login that is not of the login's form, or too long."""
+
+
+class LoginTaken(LoginRefused):
     """Another account has this login."""
+
+
+class NameRefused(AccountError):
+    """A full name that is empty or too long."""
 
 
 class ReactivationRefused(AccountError):
@@ -90,7 +99,8 @@ class ReactivationRefused(AccountError):
 
 def record(actor: Actor, action: str, target_type: str, target_id: int,
            old: Any = None, new: Any = None) -> None:
-    """Add an audit entry made by ``actor`` (a command's names its OS user in ``new``)."""
+    """Add an audit entry made by ``actor``; a command's entry names the OS user who ran it
+    in its new values (``COMMAND_LINE_KEY``)."""
     if actor.command_line_user is not None:
         shown = dict(new) if isinstance(new, dict) else ({} if new is None else {"value": new})
         new = {**shown, COMMAND_LINE_KEY: actor.command_line_user}
@@ -104,25 +114,37 @@ def account_fields(user: User) -> dict[str, Any]:
 
 
 def checked_login(login: str) -> str:
-    """Return the login as stored (trimmed, lower case); AccountError for a bad one."""
+    """Return the login as stored (trimmed, lower case); LoginRefused for a bad one."""
     login = normalize_login(login or "")
     if len(login) > MAX_LOGIN_LENGTH:
-        raise AccountError(N_("%(what)s is too long: at most %(most)s characters."),
-                           what=Message(N_("Login")), most=MAX_LOGIN_LENGTH)
+        raise LoginRefused(too_long(N_("Login"), MAX_LOGIN_LENGTH))
     if not re.fullmatch(LOGIN_PATTERN, login):
-        raise AccountError(N_("Use letters, digits, dots, dashes and underscores."))
+        raise LoginRefused(N_("Use letters, digits, dots, dashes and underscores."))
     return login
 
 
+def too_long(what: str, most: int) -> Message:
+    """The refusal of a text over ``most`` characters; ``what`` is its ``N_``-marked name."""
+    return Message(N_("%(what)s is too long: at most %(most)s characters."),
+                   what=Message(what), most=most)
+
+
+def checked_text(text: str, *, missing: str, what: str, most: int,
+                 error: type[EngineError]) -> str:
+    """Return a name as stored (trimmed); ``error`` saying ``missing`` when it is empty, or
+    that ``what`` is too long past ``most`` characters (both ``N_``-marked)."""
+    text = (text or "").strip()
+    if not text:
+        raise error(missing)
+    if len(text) > most:
+        raise error(too_long(what, most))
+    return text
+
+
 def checked_name(name: str) -> str:
-    """Return a full name as stored (trimmed); AccountError when empty or too long."""
-    name = (name or "").strip()
-    if not name:
-        raise AccountError(N_("Give the account a full name."))
-    if len(name) > MAX_NAME_LENGTH:
-        raise AccountError(N_("%(what)s is too long: at most %(most)s characters."),
-                           what=Message(N_("Full name")), most=MAX_NAME_LENGTH)
-    return name
+    """Return a full name as stored (trimmed); NameRefused when empty or too long."""
+    return checked_text(name, missing=N_("Give the account a full name."), what=N_("Full name"),
+                        most=MAX_NAME_LENGTH, error=NameRefused)
 
 
 def login_taken(login: str) -> bool:
@@ -135,9 +157,10 @@ def create(actor: Actor, *, login: str, name: str, role: str, password: str,
            group: Group | None = None, demo: bool = False) -> User:
     """Create an account, put a trainee in ``group``, and log it; the caller commits.
 
-    Refuses (nothing added) a bad or taken login (``LoginTaken``), a missing or long
-    name, an unknown role, a group for an account that is not a trainee
-    (``AccountError``), and a password the rule refuses (``PasswordRefused``).
+    Refuses (nothing added) a bad or taken login (``LoginRefused``, ``LoginTaken``), a
+    missing or long name (``NameRefused``), an unknown role or a group for an account
+    that is not a trainee (``AccountError``), and a password the rule refuses
+    (``PasswordRefused``).
     ``demo`` is ``trainer seed-demo``'s: it gives a demo account its published
     password (``User.set_password``), and nothing else may.
     """

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainer.engine.messages import N_, EngineError, Message
+from trainer.engine.messages import N_, EngineError
 from trainer.extensions import db
-from trainer.models import Group, User
-from trainer.services.accounts import Actor, record
+from trainer.models import AuditLog, Group, User
+from trainer.services.accounts import Actor, checked_text, record
 from trainer.services.group_settings import GroupSettings
 
 MAX_NAME_LENGTH = 120
@@ -29,13 +29,8 @@ class GroupError(EngineError):
 
 def checked_name(name: str) -> str:
     """Return a group's name as stored (trimmed); GroupError when empty or too long."""
-    name = (name or "").strip()
-    if not name:
-        raise GroupError(N_("Give the group a name."))
-    if len(name) > MAX_NAME_LENGTH:
-        raise GroupError(N_("%(what)s is too long: at most %(most)s characters."),
-                         what=Message(N_("Group name")), most=MAX_NAME_LENGTH)
-    return name
+    return checked_text(name, missing=N_("Give the group a name."), what=N_("Group name"),
+                        most=MAX_NAME_LENGTH, error=GroupError)
 
 
 def snapshot(group: Group) -> dict[str, Any]:
@@ -65,15 +60,16 @@ def change(actor: Actor, group: Group, *, name: str, settings: GroupSettings) ->
     Returns whether anything changed (nothing changed: nothing written, no entry).
     GroupError for a bad name. The caller commits.
     """
+    name = checked_name(name)
     old = snapshot(group)
-    new = {"name": checked_name(name), "house_way": settings.house_way,
-           "profile": settings.profile, "settings": settings.to_dict()}
+    new: dict[str, Any] = {"name": name, "house_way": settings.house_way,
+                           "profile": settings.profile, "settings": settings.to_dict()}
     changed = [key for key in new if old.get(key) != new.get(key)]
     if not changed:
         return False
     record(actor, "group.settings", "group", group.id,
            old={key: old.get(key) for key in changed}, new={key: new[key] for key in changed})
-    group.name = new["name"]
+    group.name = name
     settings.save_to(group)
     return True
 
@@ -90,3 +86,11 @@ def put_house_way(actor: Actor, group: Group, ref: str) -> bool:
            old={"house_way": group.house_way}, new={"house_way": ref})
     group.house_way = ref
     return True
+
+
+def history(group: Group, limit: int = 50) -> list[AuditLog]:
+    """Return a group's audit entries (creation, settings, roll-outs), newest first."""
+    return list(db.session.execute(
+        db.select(AuditLog).where(AuditLog.target_type == "group", AuditLog.target_id == group.id)
+        .order_by(AuditLog.at.desc(), AuditLog.id.desc()).limit(limit)
+    ).scalars())

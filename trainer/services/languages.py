@@ -4,10 +4,11 @@
 the locale selector, the account page and the admin's page all read it here.
 
 The language a page uses is, in order (``web/languages.py`` asks): the reader's own
-(``User.language``, the account page), the installation's (an admin's setting,
-``language``), the browser's ``Accept-Language``, else English. The same order as the
-time zones (``services/time_zones.py``): the room's choice comes before each browser's,
-so a training room whose tablets are set to English still reads its own language.
+(``User.language``, chosen on the account page and set by ``services/accounts.py``), the
+installation's (an admin's setting, ``language``), the browser's ``Accept-Language``, else
+English. The same order as the time zones (``services/time_zones.py``): the room's choice
+comes before each browser's, so a training room whose tablets are set to English still
+reads its own language.
 
 The installation's settings are rows of ``installation_settings`` (key, value):
 ``language`` (one of ``LANGUAGES``; no row: each browser's), ``currency`` (an ISO 4217
@@ -25,7 +26,7 @@ from typing import Any
 from babel.numbers import get_currency_precision, is_currency
 
 from trainer.extensions import db
-from trainer.models import InstallationSetting, User
+from trainer.models import InstallationSetting
 from trainer.services import audit
 
 # The languages the trainer speaks: English first (the source language), then the
@@ -155,10 +156,3 @@ def _checked_letters(value: str | None) -> str:
     if value not in CARD_LETTERS:
         raise ValueError("The cards' letters are either international (A K Q J) or local.")
     return value
-
-
-def set_user_language(user_id: int, code: str | None) -> None:
-    """Set (or clear, with an empty code) a user's own language; the caller commits."""
-    language = checked_language(code)
-    user = db.session.get_one(User, user_id)
-    user.language = language

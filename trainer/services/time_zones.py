@@ -1,10 +1,10 @@
 """Time zones: times are stored in UTC and shown in the reader's zone (docs/operations.md).
 
-The zone a page uses is, in order: the reader's own (``User.time_zone``, the account
-page), the training room's (an installation setting the admin sets), the browser's
-(sent by ``static/js/lib.js`` in a cookie), else UTC. Zone names are IANA names checked
-against the system's time zone database (``zoneinfo``); a bad name is refused with a
-sentence and nothing is changed.
+The zone a page uses is, in order: the reader's own (``User.time_zone``, chosen on the
+account page and set by ``services/accounts.py``), the training room's (an installation
+setting the admin sets), the browser's (sent by ``static/js/lib.js`` in a cookie), else
+UTC. Zone names are IANA names checked against the system's time zone database
+(``zoneinfo``); a bad name is refused with a sentence and nothing is changed.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from trainer.extensions import db
-from trainer.models import InstallationSetting, User
+from trainer.models import InstallationSetting
 from trainer.services import audit
 
 ROOM_ZONE_KEY = "time_zone"
@@ -69,10 +69,3 @@ def set_installation_zone(actor_id: int, name: str) -> None:
         row.value = zone
     audit.record(actor_id, "installation.settings", "installation", 0,
                  old={"time_zone": old}, new={"time_zone": zone})
-
-
-def set_user_zone(user_id: int, name: str) -> None:
-    """Set (or clear, with an empty name) a user's own time zone; the caller commits."""
-    zone = checked_zone(name)
-    user = db.session.get_one(User, user_id)
-    user.time_zone = zone

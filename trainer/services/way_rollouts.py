@@ -4,8 +4,9 @@ A group trains on one house way, a preset or a published version ``<slug>@<n>``
 (``services/house_ways.py``). A manager puts a published version of a custom way on
 chosen groups, or on every group on an older version of that way, in one action;
 rolling back is rolling out an older version. Each group changed is one audit entry
-("house_way.roll_out", the group's old and new house way), written in the same
-transaction as the change: all the groups change, or none.
+("house_way.roll_out", the group's old and new house way, written by
+``services/groups.py``) in the same transaction as the change: all the groups change,
+or none.
 
 What does not move (docs/house-ways.md, "Rolling a version out"): a session records
 its house way and rules digest when it starts, so a running session finishes on the
@@ -21,11 +22,10 @@ from sqlalchemy import select
 
 from trainer.engine.messages import N_, Message
 from trainer.extensions import db
-from trainer.models import CustomHouseWay, Group, HouseWayVersion, User
-from trainer.services import audit
+from trainer.models import CustomHouseWay, Group, HouseWayVersion, Role, User
+from trainer.services import groups as groups_service
+from trainer.services.accounts import Actor
 from trainer.services.house_ways import WayError, parse_ref
-
-ACTION = "house_way.roll_out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +98,8 @@ def roll_out(way_id: int, number: int, group_ids: Sequence[int], user_id: int | 
     rows = db.session.execute(select(Group).where(Group.id.in_(set(group_ids)))).scalars().all()
     if len(rows) != len(set(group_ids)):
         raise WayError(Message(N_("One of the groups chosen no longer exists: choose again.")))
-    changed = []
-    for group in sorted(rows, key=lambda g: g.id):
-        if group.house_way == version.ref:
-            continue
-        audit.record(user_id, ACTION, "group", group.id,
-                     old={"house_way": group.house_way}, new={"house_way": version.ref})
-        group.house_way = version.ref
-        changed.append(group.id)
+    actor = Actor(user_id, Role.MANAGER.value)  # a manager's tool
+    changed = [group.id for group in sorted(rows, key=lambda g: g.id)
+               if groups_service.put_house_way(actor, group, version.ref)]
     db.session.commit()
     return changed

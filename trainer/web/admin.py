@@ -10,15 +10,15 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
-from trainer.models import AuditLog, Role, User, normalize_login
+from trainer.models import AuditLog, Role, User
 from trainer.models.types import ID_MAX, bounded_int
-from trainer.services import audit, languages, time_zones
+from trainer.services import accounts, languages, time_zones
 from trainer.web import languages as page_languages
 from trainer.web.access import role_required
 from trainer.web.change_history import audit_rows
 from trainer.web.engine_words import say
 from trainer.web.forms import InstallationLanguageForm, NewAccountForm, TimeZoneForm, add_error
-from trainer.web.supervisor.trainees import password_reset_page
+from trainer.web.supervisor.trainees import account_from_form, password_reset_page
 
 AUDIT_PAGE_SIZE = 100
 ROLE_NAMES = {Role.TRAINEE: _l("trainee"), Role.SUPERVISOR: _l("supervisor"),
@@ -53,16 +53,8 @@ def _new_account(role: Role) -> str | Response:
     """Show and take the new-account form for a supervisor or a manager."""
     form = NewAccountForm()
     if form.validate_on_submit():
-        login = normalize_login(form.login.data or "")
-        if db.session.execute(db.select(User.id).filter_by(login=login)).first():
-            add_error(form.login, _("That login is taken."))
-        else:
-            user = User(name=(form.name.data or "").strip(), login=login, role=role)
-            user.set_password(form.password.data or "")
-            db.session.add(user)
-            db.session.flush()
-            audit.record(current_user.id, "account.create", "user", user.id,
-                         new=audit.account_fields(user))
+        user = account_from_form(form, role)
+        if user is not None:
             db.session.commit()
             if role == Role.MANAGER:
                 flash(_("Table-games manager %(name)s created.", name=user.name), "success")
@@ -83,15 +75,14 @@ def set_active(user_id: int) -> str | Response:
     wanted = request.form.get("active")
     if wanted not in ("0", "1"):
         abort(400)
-    if user.id == current_user.id:
-        flash(_("You cannot deactivate your own account."), "error")
-        return redirect(url_for("admin.users"))
-    if wanted == "0" and user.active and request.form.get("confirm") != "1":
-        # A deactivation ends the user's sessions: ask first, with a plain form (no script).
-        return render_template("admin/confirm_deactivate.html", user=user)
+    actor = accounts.Actor.account(current_user)
     try:
-        audit.change_active(current_user.id, current_user.role, user, wanted == "1")
-    except audit.ReactivationRefused as error:
+        accounts.check_active_change(actor, user, wanted == "1")
+        if wanted == "0" and user.active and request.form.get("confirm") != "1":
+            # A deactivation ends the user's sessions: ask first, with a plain form (no script).
+            return render_template("admin/confirm_deactivate.html", user=user)
+        accounts.set_active(actor, user, wanted == "1")
+    except accounts.AccountError as error:
         flash(say(error), "error")
         return redirect(url_for("admin.users"))
     db.session.commit()

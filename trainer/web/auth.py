@@ -11,12 +11,12 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import User, normalize_login
-from trainer.models.passwords import is_demo_pair, password_problem
 from trainer.models.user import PasswordRefused
-from trainer.services import audit, languages, throttle, time_zones
+from trainer.services import accounts, audit, throttle, time_zones
 from trainer.web import devices, sessions
 from trainer.web import languages as page_languages
 from trainer.web.access import safe_next
+from trainer.web.engine_words import say
 from trainer.web.forms import (
     ChangePasswordForm,
     LanguageForm,
@@ -69,7 +69,7 @@ def login() -> str | Response | tuple[str, int] | tuple[str, int, dict[str, str]
             check_password_hash(_dummy_hash(), form.password.data or "")
         elif user.check_password(form.password.data or "") and user.active:
             throttle.succeeded(reservation)
-            _check_password_rule(user, form.password.data or "")
+            accounts.note_password_at_sign_in(user, form.password.data or "")
             sessions.start(user, address)
             # The password page says why (templates/auth/password.html).
             target = (url_for("auth.change_password") if user.password_change_due
@@ -106,17 +106,6 @@ def _refused(form: LoginForm, next_url: str | None,
     return page, 429, {"Retry-After": str(reservation.retry_after)}
 
 
-def _check_password_rule(user: User, password: str) -> None:
-    """Mark the account to change its password when the one just typed breaks the rule.
-
-    Only here is the plain password known. The published passwords of the demo
-    accounts (``trainer seed-demo``) are left as they are: a forced change would
-    lock every other visitor out of the demo (docs/operations.md).
-    """
-    if password_problem(password, user.login) is not None and not is_demo_pair(user.login, password):
-        user.password_change_due = True
-
-
 # Pages a user whose password must change may still open.
 _OPEN_WHILE_PASSWORD_DUE = frozenset({"auth.change_password", "auth.logout", "static",
                                       "health.healthz"})
@@ -150,15 +139,13 @@ def change_password() -> str | Response:
     form.account_login = current_user.login
     if form.validate_on_submit():
         user = db.session.get_one(User, current_user.id)
-        if not user.check_password(form.current.data or ""):
-            add_error(form.current, _("That is not your current password."))
-            return render_template("auth/password.html", form=form)
         try:
-            user.set_password(form.new.data or "")
+            accounts.change_own_password(user, form.current.data or "", form.new.data or "")
         except PasswordRefused as refused:  # the current password (the form checked the rest)
             add_error(form.new, password_words(refused.problem))
+        except accounts.AccountError as error:  # not the current password
+            add_error(form.current, say(error))
         else:
-            audit.record(user.id, "account.password-change", "user", user.id)
             db.session.commit()
             # The new session version ends every other session; keep this one.
             login_user(user)
@@ -176,7 +163,7 @@ def account() -> str | Response:
         form.time_zone.data = current_user.time_zone or ""
     if form.validate_on_submit():
         try:
-            time_zones.set_user_zone(current_user.id, form.time_zone.data or "")
+            accounts.set_time_zone(current_user.id, form.time_zone.data or "")
         except ValueError as error:
             add_error(form.time_zone, str(error))
         else:
@@ -208,7 +195,7 @@ def account_language() -> str | Response:
     form = _language_form()
     if form.validate_on_submit():
         try:
-            languages.set_user_language(current_user.id, form.language.data or "")
+            accounts.set_language(current_user.id, form.language.data or "")
         except ValueError as error:
             add_error(form.language, str(error))
         else:

@@ -22,6 +22,7 @@ from flask_babel import lazy_gettext as _l
 
 from trainer.engine.hands import Wheel
 from trainer.engine.profiles import PROFILES
+from trainer.services.accounts import COMMAND_LINE_KEY
 from trainer.services.languages import LANGUAGE_NAMES
 from trainer.web import drill_kinds, languages, names
 
@@ -35,6 +36,8 @@ ACTIONS = {
     "account.deactivate": _l("Account deactivated"),
     "account.password-reset": _l("Password reset"),
     "account.password-change": _l("Password changed"),
+    "account.password-change-due": _l("Password change required"),
+    "account.preferences": _l("Own settings changed"),
     "sign-in": _l("Signed in"),
     "sign-out": _l("Signed out"),
     "sign-in.failed": _l("Sign-in refused"),
@@ -53,7 +56,8 @@ TARGETS = {"user": _l("Account"), "group": _l("Group"), "exam": _l("Exam"),
            "house_way": _l("House way")}
 # Internal ids said elsewhere in words (the target, the login): not shown.
 # The table rules' key inside an exam's kept rules is said by the entry's "profile".
-HIDDEN = frozenset({"session", "trainee_id", "group_id", "profile_key"})
+# Who ran a command is said as who did it (``services/accounts.py`` COMMAND_LINE_KEY).
+HIDDEN = frozenset({"session", "trainee_id", "group_id", "profile_key", COMMAND_LINE_KEY})
 LABELS = {
     "name": _l("Group name"),
     "house_way": _l("House way"),
@@ -104,6 +108,9 @@ LABELS = {
     "commission": _l("Commission on its wins"),
     # Installation settings.
     "language": _l("Default language"),
+    "account_name": _l("Full name"),
+    "own_language": _l("Language"),
+    "password_change_due": _l("Password change required"),
     "currency": _l("Currency"),
     "card_letters": _l("Letters on the cards"),
 }
@@ -114,6 +121,10 @@ MEANINGS = {
     ("table_rules", "name"): "profile_key",
     ("table_rules", "title"): "profile_title",
     ("profile", "title"): "profile_title",
+    # An account's full name, and its reader's own language (account.preferences), not a
+    # group's name or the installation's default language.
+    ("user", "name"): "account_name",
+    ("user", "language"): "own_language",
 }
 WHEELS = {Wheel.SECOND_HIGHEST.value: _l("A-2-3-4-5 is the second-highest straight"),
           Wheel.LOWEST.value: _l("A-2-3-4-5 is the lowest straight"),
@@ -207,7 +218,7 @@ def value_words(key: str | None, value: Any) -> str:
         return _rounding_words(value)
     if key == "wheel" and str(value) in WHEELS:
         return str(WHEELS[str(value)])
-    if key == "language" and value in LANGUAGE_NAMES:
+    if key in ("language", "own_language") and value in LANGUAGE_NAMES:
         return LANGUAGE_NAMES[value]
     if key == "card_letters" and value in CARD_LETTERS:
         return str(CARD_LETTERS[value])
@@ -265,11 +276,22 @@ def action_words(action: str) -> str:
     return str(ACTIONS[action]) if action in ACTIONS else names.words_of(action)
 
 
+def who_words(entry: Any, actor: Any) -> str:
+    """Return who made an audit entry: the account's name, or the command line and the
+    operating-system user who ran the command (``services/accounts.py``)."""
+    if actor is not None:
+        return str(actor.name)
+    new = entry.new if isinstance(entry.new, dict) else {}
+    if new.get(COMMAND_LINE_KEY):
+        return _("Command line (%(user)s)", user=new[COMMAND_LINE_KEY])
+    return "—"
+
+
 def entry_rows(entry: Any) -> list[HistoryRow]:
     """Return the rows of one audit entry: one per changed leaf, at least one."""
     old = {} if entry.old is None else flatten(entry.old)
     new = {} if entry.new is None else flatten(entry.new)
-    who = entry.actor.name if getattr(entry, "actor", None) is not None else "—"
+    who = who_words(entry, getattr(entry, "actor", None))
     action = action_words(entry.action)
     target = getattr(entry, "target_type", None)
     rows = []
@@ -329,7 +351,7 @@ def audit_rows(entries: Iterable[Any], users: Mapping[int, Any]) -> list[AuditEn
     for entry in entries:
         actor = users.get(entry.actor_id) if entry.actor_id is not None else None
         changes = [row for row in entry_rows(entry) if row.setting != "—"]
-        shown.append(AuditEntry(entry.at, actor.name if actor is not None else "—",
+        shown.append(AuditEntry(entry.at, who_words(entry, actor),
                                 action_words(entry.action), target_words(entry, users),
                                 changes))
     return shown

@@ -14,8 +14,7 @@ from trainer.models.passwords import (
     PasswordProblem,
     password_problem,
 )
-
-LOGIN_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+from trainer.services.accounts import LOGIN_PATTERN, MAX_LOGIN_LENGTH, MAX_NAME_LENGTH
 
 
 def add_error(field: Field, message: str) -> None:
@@ -91,12 +90,12 @@ class ChangePasswordForm(FlaskForm):
 class NewAccountForm(FlaskForm):
     """Create an account with a first password."""
 
-    name = StringField(_l("Full name"), validators=[DataRequired(), Length(max=120)])
+    name = StringField(_l("Full name"), validators=[DataRequired(), Length(max=MAX_NAME_LENGTH)])
     login = StringField(
         _l("Login"),
         validators=[
             DataRequired(),
-            Length(max=64),
+            Length(max=MAX_LOGIN_LENGTH),
             Regexp(LOGIN_PATTERN, message=_l("Use letters, digits, dots, dashes and underscores.")),
         ],
     )

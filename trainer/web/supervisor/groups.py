@@ -11,8 +11,9 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
-from trainer.models import Group, Role, utcnow
-from trainer.services import audit
+from trainer.models import Group, Role, User, utcnow
+from trainer.services import groups as group_service
+from trainer.services.accounts import Actor
 from trainer.services.certification import exams as certification
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
@@ -21,6 +22,7 @@ from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.engine_words import say
 from trainer.web.filters import percent
+from trainer.web.forms import add_error
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
@@ -55,16 +57,16 @@ def new_group() -> str | Response:
             form.profile.errors = [*form.profile.errors, say(error)]
             settings = None
     if settings is not None:
-        group = Group(name=(form.name.data or "").strip(), supervisor_id=current_user.id)
-        settings.save_to(group)
-        db.session.add(group)
-        db.session.flush()
-        audit.record(current_user.id, "group.create", "group", group.id,
-                     new={"name": group.name, "house_way": group.house_way,
-                          "profile": group.profile})
-        db.session.commit()
-        flash(_("Group %(name)s created.", name=group.name), "success")
-        return redirect(url_for("supervisor.show_group", group_id=group.id))
+        supervisor = db.session.get_one(User, current_user.id)
+        try:
+            group = group_service.create(Actor.account(current_user), name=form.name.data or "",
+                                         supervisor=supervisor, settings=settings)
+        except group_service.GroupError as error:
+            add_error(form.name, say(error))
+        else:
+            db.session.commit()
+            flash(_("Group %(name)s created.", name=group.name), "success")
+            return redirect(url_for("supervisor.show_group", group_id=group.id))
     return render_template("supervisor/group_form.html", form=form, group=None)
 
 

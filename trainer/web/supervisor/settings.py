@@ -10,7 +10,6 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, DecimalField, IntegerField
 from wtforms.validators import NumberRange, Optional, StopValidation
@@ -18,8 +17,10 @@ from wtforms.widgets import TextInput
 
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
-from trainer.models import AuditLog, Group
+from trainer.models import Group
 from trainer.services import drills as drill_service
+from trainer.services import groups
+from trainer.services.accounts import Actor
 from trainer.services.certification.criteria import Criterion
 from trainer.services.group_settings import (
     DEFAULT_LENGTH,
@@ -32,7 +33,7 @@ from trainer.services.group_settings import (
 from trainer.web import pdf_jobs
 from trainer.web.change_history import history_rows
 from trainer.web.engine_words import say
-from trainer.web.forms import GroupForm
+from trainer.web.forms import GroupForm, add_error
 from trainer.web.languages import language, number
 from trainer.web.money_input import DECIMAL
 from trainer.web.supervisor.base import (
@@ -175,21 +176,24 @@ def _settings_from(form: Any, group: Group) -> GroupSettings | None:
     return settings
 
 
-def _snapshot(group: Group) -> dict[str, Any]:
-    return {"name": group.name, "house_way": group.house_way, "profile": group.profile,
-            "settings": GroupSettings.of(group).to_dict()}
-
-
-def _record_change(group: Group, old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """Write an audit entry with the values that changed; return whether any did."""
-    changed = [key for key in new if old.get(key) != new.get(key)]
-    if not changed:
-        return False
-    db.session.add(AuditLog(
-        actor_id=current_user.id, action="group.settings", target_type="group",
-        target_id=group.id, old={k: old.get(k) for k in changed}, new={k: new[k] for k in changed},
-    ))
-    return True
+def _save(form: Any, group: Group, settings: GroupSettings) -> Response | None:
+    """Save the group's name and settings (logged by services/groups.py), then go to the
+    group; None after marking the name in error."""
+    try:
+        changed = groups.change(Actor.account(current_user), group, name=form.name.data or "",
+                                settings=settings)
+    except groups.GroupError as error:
+        add_error(form.name, say(error))
+        return None
+    if changed:
+        db.session.commit()
+        # The group's printed sheets, made now by a job worker (issue 25).
+        pdf_jobs.prepare_group(group)
+        flash(_("Group %(name)s saved. New sessions use these settings.", name=group.name),
+              "success")
+    else:
+        flash(_("Nothing changed."), "info")
+    return redirect(url_for("supervisor.show_group", group_id=group.id))
 
 
 @bp.route("/groups/<id:group_id>/edit", methods=["GET", "POST"])
@@ -199,26 +203,10 @@ def edit_group(group_id: int) -> str | Response:
     form = _settings_form(group)
     if form.validate_on_submit():
         settings = _settings_from(form, group)
-        if settings is not None:
-            old = _snapshot(group)
-            new = {"name": form.name.data.strip(), "house_way": settings.house_way,
-                   "profile": settings.profile, "settings": settings.to_dict()}
-            if _record_change(group, old, new):
-                group.name = new["name"]
-                settings.save_to(group)
-                db.session.commit()
-                # The group's printed sheets, made now by a job worker (issue 25).
-                pdf_jobs.prepare_group(group)
-                flash(_("Group %(name)s saved. New sessions use these settings.", name=group.name),
-                      "success")
-            else:
-                flash(_("Nothing changed."), "info")
-            return redirect(url_for("supervisor.show_group", group_id=group.id))
-    entries = db.session.execute(
-        select(AuditLog).where(AuditLog.target_type == "group", AuditLog.target_id == group.id)
-        .order_by(AuditLog.at.desc(), AuditLog.id.desc()).limit(50)
-    ).scalars().all()
-    history = history_rows(entries)
+        saved = None if settings is None else _save(form, group, settings)
+        if saved is not None:
+            return saved
+    history = history_rows(groups.history(group))
     # What an empty field means, shown in it (issue 26): the drill's own length and limits.
     defaults = {kind: {"length": drill_service.session_length(kind, DEFAULT_LENGTH),
                        "time": get_drill(kind).default_time_limit_s, "examlength": 50,

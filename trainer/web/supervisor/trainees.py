@@ -9,9 +9,9 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from trainer.extensions import db
-from trainer.models import Group, Membership, Role, User, normalize_login, utcnow
+from trainer.models import Group, Role, User, utcnow
 from trainer.models.user import PasswordRefused
-from trainer.services import audit, stored_answers
+from trainer.services import accounts, stored_answers
 from trainer.services.certification import exams as certification
 from trainer.services.certification import outcome as exam_outcome
 from trainer.services.drills import regrade, replay_question
@@ -22,7 +22,13 @@ from trainer.services.reports.figures import Figures
 from trainer.web import charts
 from trainer.web.engine_words import say
 from trainer.web.filters import drill_title, percent
-from trainer.web.forms import NewTraineeForm, ResetPasswordForm, add_error, password_words
+from trainer.web.forms import (
+    NewAccountForm,
+    NewTraineeForm,
+    ResetPasswordForm,
+    add_error,
+    password_words,
+)
 from trainer.web.main import recent_attempts, supervised_groups
 from trainer.web.supervisor.base import (
     MODE_NAMES,
@@ -47,28 +53,32 @@ def new_trainee() -> str | Response:
     form = NewTraineeForm()
     form.group_id.choices = [(group.id, group.name) for group in groups]
     if form.validate_on_submit():
-        login = normalize_login(form.login.data or "")
-        if _login_taken(login):
-            add_error(form.login, _("That login is taken."))
-        else:
-            group = get_group_or_404(form.group_id.data)
-            trainee = User(name=(form.name.data or "").strip(), login=login, role=Role.TRAINEE)
-            trainee.set_password(form.password.data or "")
-            trainee.membership = Membership(group_id=group.id)
-            db.session.add(trainee)
-            db.session.flush()
-            audit.record(current_user.id, "account.create", "user", trainee.id,
-                         new={**audit.account_fields(trainee), "group_id": group.id})
+        group = get_group_or_404(form.group_id.data)
+        trainee = account_from_form(form, Role.TRAINEE, group)
+        if trainee is not None:
             db.session.commit()
             flash(_("Trainee %(name)s created.", name=trainee.name), "success")
             return redirect(url_for("supervisor.show_group", group_id=group.id))
     return render_template("supervisor/new_trainee.html", form=form)
 
 
-def _login_taken(login: str) -> bool:
-    return db.session.execute(
-        db.select(User.id).filter_by(login=login)
-    ).first() is not None
+def account_from_form(form: NewAccountForm, role: str, group: Group | None = None) -> User | None:
+    """Create the account a new-account form describes (``services/accounts.py``, audited);
+    None after marking the field a refusal is about. The caller commits.
+
+    The supervisor's new trainee and the admin's new supervisor or manager.
+    """
+    try:
+        return accounts.create(accounts.Actor.account(current_user), login=form.login.data or "",
+                               name=form.name.data or "", role=role,
+                               password=form.password.data or "", group=group)
+    except PasswordRefused as refused:
+        add_error(form.password, password_words(refused.problem))
+    except accounts.NameRefused as error:
+        add_error(form.name, say(error))
+    except accounts.AccountError as error:  # the login: taken or not of its form
+        add_error(form.login, say(error))
+    return None
 
 
 def _exam_kind_choices(group: Group | None) -> list[tuple[str, str]]:
@@ -200,11 +210,11 @@ def password_reset_page(account: User, done_url: str) -> str | Response:
     form.account_login = account.login
     if form.validate_on_submit():
         try:
-            account.set_password(form.password.data or "")
+            accounts.reset_password(accounts.Actor.account(current_user), account,
+                                    form.password.data or "")
         except PasswordRefused as refused:  # the current password (the form checked the rest)
             add_error(form.password, password_words(refused.problem))
         else:
-            audit.record(current_user.id, "account.password-reset", "user", account.id)
             db.session.commit()
             flash(_("New password set for %(name)s.", name=account.name), "success")
             return redirect(done_url)
@@ -219,8 +229,8 @@ def set_trainee_active(user_id: int) -> Response:
     if wanted not in ("0", "1"):
         abort(400)
     try:
-        audit.change_active(current_user.id, current_user.role, trainee, wanted == "1")
-    except audit.ReactivationRefused as error:
+        accounts.set_active(accounts.Actor.account(current_user), trainee, wanted == "1")
+    except accounts.AccountError as error:
         flash(say(error), "error")
         return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     db.session.commit()
