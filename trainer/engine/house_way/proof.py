@@ -32,38 +32,39 @@ answer for every class; a fouling way still gets tables, its fouls set by the fa
 
 ``diff_ways(reference, new)`` compares two ways' class tables (second-highest wheel):
 the exact share of all hands whose setting differs in value, per rule of the new way,
-with example hands.
+with example hands. It lives in ``comparison.py`` and is named here too, beside the
+check that makes the tables.
+
+``check_way`` reads as its steps: the classes to check, the second-highest pass, the
+lowest pass, where the conditions of the rules that decided nothing hold, those rules
+never reached or shadowed, and the fouled and undecided hands.
 """
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from fractions import Fraction
-from math import comb
 from multiprocessing import get_context
 from typing import Any
 
 from ..cards import Card, format_cards
-from ..hands import CARD_PRIME, CARD_RANK, Wheel, rank2, rank5
+from ..hands import CARD_RANK, Wheel
 from . import interpreter as _interpreter
 from . import kinds as K
 from .classes import (
     FALLBACK_BIT,
-    MASK_BITS,
+    ClassKeys,
     ClassTable,
     all_classes,
     class_keys,
-    class_order,
-    classes_of,
 )
+from .comparison import TOTAL_HANDS, diff_ways
 from .interpreter import _BACK_GET, _FRONT_GET, HouseWay, HouseWayError, Rule, Section, _Hand
 
 __all__ = ["TOTAL_HANDS", "CheckResult", "check_way", "diff_ways", "wheel_matters"]
 
-TOTAL_HANDS = comb(53, 7)
 MAX_EXAMPLES = 10
 UNDECIDED = 0xFF
 # Work units a pass is cut into: progress is reported after each (about 1.6% each).
@@ -77,6 +78,8 @@ _WHEEL_RANKS = frozenset({12, 0, 1, 2, 3})
 _DATA_ERRORS = (HouseWayError, IndexError, KeyError, ValueError)
 
 Progress = Callable[[int, int], None]
+# ``run(fn, jobs)``: the results in order, from a fork pool or this process (``_runner``).
+Run = Callable[[Callable[..., Any], list[Any]], Iterator[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +207,7 @@ def _conditions_chunk(args: tuple[str, Sequence[str], Sequence[int]],
 
 
 @contextmanager
-def _runner(way: HouseWay, every: Sequence[Any], workers: int
-            ) -> Iterator[Callable[[Callable[..., Any], list[Any]], Iterator[Any]]]:
+def _runner(way: HouseWay, every: Sequence[Any], workers: int) -> Iterator[Run]:
     """Yield ``run(fn, jobs)``: the results in order, from a fork pool or this process.
 
     The pool's processes find the way and the classes in ``_STATE`` (set before they
@@ -254,6 +256,39 @@ def _texts(cards: Sequence[Card], split: int) -> tuple[str, str]:
     return format_cards(_FRONT_GET[split](cards)), format_cards(_BACK_GET[split](cards))
 
 
+@dataclass(slots=True)
+class _Passes:
+    """The two passes' answers, by position among the checked classes: each class's split
+    and rule byte under the second-highest wheel (``split2``, ``rule2``) and the lowest
+    (``split1``, ``rule1``), its shape index, and why a class is undecided, by wheel."""
+
+    split2: bytearray
+    rule2: bytearray
+    shape: bytearray
+    errors2: dict[int, str]
+    split1: bytearray
+    rule1: bytearray
+    errors1: dict[int, str]
+
+
+class _RuleCodes:
+    """A class's rule byte in words: its rule id, ``<id>.fallback``, or "undecided"."""
+
+    def __init__(self, rule_ids: Sequence[str]) -> None:
+        self.names = dict(enumerate(rule_ids))
+
+    def name(self, code: int) -> str:
+        if code == UNDECIDED:
+            return "undecided"
+        base = self.names[code & ~FALLBACK_BIT & 0xFF]
+        return base + ".fallback" if code & FALLBACK_BIT else base
+
+    @staticmethod
+    def fell_back(code: int) -> bool:
+        return code != UNDECIDED and bool(code & FALLBACK_BIT)
+
+
+
 def check_way(way: HouseWay, progress: Progress | None = None, workers: int = 1,
               classes: slice | Sequence[int] | None = None) -> CheckResult:
     """Decide every class of ``way`` under both wheel settings; report and tables.
@@ -264,15 +299,7 @@ def check_way(way: HouseWay, progress: Progress | None = None, workers: int = 1,
     each pass. ``workers`` > 1 forks that many processes (like ``class_build``).
     """
     start = time.perf_counter()
-    if len(way.rules) > FALLBACK_BIT:
-        raise ValueError(f"A house way may have at most {FALLBACK_BIT} rules; "
-                         f"this one has {len(way.rules)}.")
-    keys = class_keys()
-    every = all_classes()
-    if len(every) != len(keys.keys):
-        raise ValueError("The class keys do not match the classes (rebuild the key file).")
-    indices = _select(classes, len(every))
-    complete = len(indices) == len(every)
+    keys, every, indices = _classes_to_check(way, classes)
     weights = [every[i][2] for i in indices]
     touched = [pos for pos, i in enumerate(indices) if wheel_matters(every[i][1])]
     n, m = len(indices), len(touched)
@@ -280,85 +307,129 @@ def check_way(way: HouseWay, progress: Progress | None = None, workers: int = 1,
     track = _Progress(progress, n + m + (n + m) // 10)
     rule_ids = way.rule_ids
     with _runner(way, every, max(1, workers)) as run:
-        # Second-highest wheel: every class.
-        split2, rule2, shape = bytearray(n), bytearray(n), bytearray(n)
-        errors2: dict[int, str] = {}
-        parts = _chunks(range(n))
-        for part, (s, r, sh, errs) in zip(
-                parts, run(_decide_chunk, [(SECOND, [indices[p] for p in part])
-                                           for part in parts]), strict=True):
-            lo = part[0]
-            split2[lo:lo + len(part)], rule2[lo:lo + len(part)] = s, r
-            shape[lo:lo + len(part)] = sh
-            errors2.update((lo + p, why) for p, why in errs)
-            track.add(len(part))
-        # Lowest wheel: the classes where it can matter; the rest as above.
-        split1, rule1 = bytearray(split2), bytearray(rule2)
-        errors1 = dict(errors2)
-        tparts = _chunks(touched)
-        for part, (s, r, _, errs) in zip(
-                tparts, run(_decide_chunk, [(LOWEST, [indices[p] for p in part])
-                                            for part in tparts]), strict=True):
-            for k, pos in enumerate(part):
-                split1[pos], rule1[pos] = s[k], r[k]
-                errors1.pop(pos, None)
-            errors1.update((part[p], why) for p, why in errs)
-            track.add(len(part))
-        per_rule = _per_rule(rule_ids, rule2, weights)
-        per_rule_lowest = _per_rule(rule_ids, rule1, weights)
+        passes = _decide_second_highest(run, indices, track)
+        _decide_lowest(run, indices, touched, passes, track)
+        per_rule = _per_rule(rule_ids, passes.rule2, weights)
+        per_rule_lowest = _per_rule(rule_ids, passes.rule1, weights)
         reached = {r.removesuffix(".fallback") for counts in (per_rule, per_rule_lowest)
                    for r, hands in counts.items() if hands}
         unreached = [r for r in rule_ids if r not in reached]
-        holds2: list[list[int]] = [[] for _ in unreached]
-        holds1: list[list[int]] = [[] for _ in unreached]
-        if unreached:
-            wanted = {_SHAPE_INDEX[s] for r in unreached for s in way.rule(r).shapes}
-            cand2 = [p for p in range(n) if shape[p] in wanted]
-            touched_set = set(touched)
-            cand1 = [p for p in cand2 if p in touched_set]
-            budget = (n + m) // 10
-            units = max(1, len(cand2) + len(cand1))
-            for cand, wheel, holds in ((cand2, SECOND, holds2), (cand1, LOWEST, holds1)):
-                cparts = _chunks(cand)
-                for part, found in zip(cparts, run(
-                        _conditions_chunk,
-                        [(wheel, unreached, [indices[p] for p in part]) for part in cparts]),
-                        strict=True):
-                    for k, positions in enumerate(found):
-                        holds[k].extend(part[p] for p in positions)
-                    track.add(len(part) * budget // units)
+        holds2, holds1 = _where_conditions_hold(run, way, unreached, indices, touched,
+                                                passes.shape, track)
     track.add(track.total)
+    codes = _RuleCodes(rule_ids)
+    cards = [every[i][1] for i in indices]
+    never_reached, shadowed = _unreached_rules(unreached, holds2, holds1, passes, codes,
+                                               cards, weights, rule_ids)
+    complete = len(indices) == len(every)
+    undecided = sorted(set(passes.errors2) | set(passes.errors1))
+    report: dict[str, Any] = {
+        "name": way.name,
+        "rules_digest": way.rules_digest,
+        "complete": complete,
+        "hands": sum(weights),
+        "classes": n,
+        **_fouls_and_undecided(way, passes, codes, cards, weights, undecided, m),
+        "per_rule": per_rule,
+        "per_rule_lowest": per_rule_lowest,
+        "never_reached": never_reached,
+        "shadowed": shadowed,
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+    tables: dict[str, ClassTable] = {}
+    if complete and not undecided:
+        for wheel, s, r in ((SECOND, passes.split2, passes.rule2),
+                            (LOWEST, passes.split1, passes.rule1)):
+            tables[wheel] = ClassTable(way.name, wheel, way.rules_digest, rule_ids, keys,
+                                       bytes(s), bytes(r))
+    return CheckResult(report, tables)
 
-    names = dict(enumerate(rule_ids))
 
-    def name(code: int) -> str:
-        if code == UNDECIDED:
-            return "undecided"
-        base = names[code & ~FALLBACK_BIT & 0xFF]
-        return base + ".fallback" if code & FALLBACK_BIT else base
+def _classes_to_check(way: HouseWay, classes: slice | Sequence[int] | None
+                      ) -> tuple[ClassKeys, Sequence[tuple[int, tuple[Card, ...], int]], list[int]]:
+    """Return the class keys, every class and the indices of those to check; refuse a way
+    with more rules than a rule byte holds, and keys that do not match the classes."""
+    if len(way.rules) > FALLBACK_BIT:
+        raise ValueError(f"A house way may have at most {FALLBACK_BIT} rules; "
+                         f"this one has {len(way.rules)}.")
+    keys = class_keys()
+    every = all_classes()
+    if len(every) != len(keys.keys):
+        raise ValueError("The class keys do not match the classes (rebuild the key file).")
+    return keys, every, _select(classes, len(every))
 
-    def fell_back(code: int) -> bool:
-        return code != UNDECIDED and bool(code & FALLBACK_BIT)
 
-    fouled = [p for p in range(n) if fell_back(rule2[p]) or fell_back(rule1[p])]
-    undecided = sorted(set(errors2) | set(errors1))
-    fouls: list[dict[str, Any]] = []
-    for pos in fouled:
-        for wheel, rules, splits in ((SECOND, rule2, split2), (LOWEST, rule1, split1)):
-            code = rules[pos]
-            if len(fouls) >= MAX_EXAMPLES or not fell_back(code):
-                continue
-            if wheel == LOWEST and rule2[pos] == code and split2[pos] == splits[pos]:
-                continue    # the same answer as the second-highest wheel's
-            fouls.append(_foul_example(way, every[indices[pos]][1], name(code), splits[pos],
-                                       wheel, weights[pos]))
-    undecided_examples = []
-    for pos in undecided[:MAX_EXAMPLES]:
-        wheel = SECOND if pos in errors2 else LOWEST
-        why = errors2.get(pos) or errors1[pos]
-        undecided_examples.append({"cards": format_cards(every[indices[pos]][1]),
-                                   "wheel": wheel, "hands": weights[pos], "reason": why})
-    never_reached, shadowed = [], []
+def _decide_second_highest(run: Run, indices: Sequence[int], track: _Progress) -> _Passes:
+    """Decide every class under the second-highest wheel; the lowest wheel's answers start
+    as copies of these (``_decide_lowest`` redoes the classes where the wheel matters)."""
+    n = len(indices)
+    split2, rule2, shape = bytearray(n), bytearray(n), bytearray(n)
+    errors2: dict[int, str] = {}
+    parts = _chunks(range(n))
+    for part, (s, r, sh, errs) in zip(
+            parts, run(_decide_chunk, [(SECOND, [indices[p] for p in part])
+                                       for part in parts]), strict=True):
+        lo = part[0]
+        split2[lo:lo + len(part)], rule2[lo:lo + len(part)] = s, r
+        shape[lo:lo + len(part)] = sh
+        errors2.update((lo + p, why) for p, why in errs)
+        track.add(len(part))
+    return _Passes(split2, rule2, shape, errors2, bytearray(split2), bytearray(rule2),
+                   dict(errors2))
+
+
+def _decide_lowest(run: Run, indices: Sequence[int], touched: Sequence[int], passes: _Passes,
+                   track: _Progress) -> None:
+    """Decide under the lowest wheel the classes where it can matter (``touched``)."""
+    tparts = _chunks(touched)
+    for part, (s, r, _, errs) in zip(
+            tparts, run(_decide_chunk, [(LOWEST, [indices[p] for p in part])
+                                        for part in tparts]), strict=True):
+        for k, pos in enumerate(part):
+            passes.split1[pos], passes.rule1[pos] = s[k], r[k]
+            passes.errors1.pop(pos, None)
+        passes.errors1.update((part[p], why) for p, why in errs)
+        track.add(len(part))
+
+
+def _where_conditions_hold(run: Run, way: HouseWay, unreached: Sequence[str],
+                           indices: Sequence[int], touched: Sequence[int], shape: bytearray,
+                           track: _Progress) -> tuple[list[list[int]], list[list[int]]]:
+    """For each rule that decides nothing, the positions where its own condition holds,
+    under the second-highest wheel and under the lowest (where the wheel matters)."""
+    holds2: list[list[int]] = [[] for _ in unreached]
+    holds1: list[list[int]] = [[] for _ in unreached]
+    if not unreached:
+        return holds2, holds1
+    n, m = len(indices), len(touched)
+    wanted = {_SHAPE_INDEX[s] for r in unreached for s in way.rule(r).shapes}
+    cand2 = [p for p in range(n) if shape[p] in wanted]
+    touched_set = set(touched)
+    cand1 = [p for p in cand2 if p in touched_set]
+    budget = (n + m) // 10
+    units = max(1, len(cand2) + len(cand1))
+    for cand, wheel, holds in ((cand2, SECOND, holds2), (cand1, LOWEST, holds1)):
+        cparts = _chunks(cand)
+        for part, found in zip(cparts, run(
+                _conditions_chunk,
+                [(wheel, unreached, [indices[p] for p in part]) for part in cparts]),
+                strict=True):
+            for k, positions in enumerate(found):
+                holds[k].extend(part[p] for p in positions)
+            track.add(len(part) * budget // units)
+    return holds2, holds1
+
+
+def _unreached_rules(unreached: Sequence[str], holds2: Sequence[list[int]],
+                     holds1: Sequence[list[int]], passes: _Passes, codes: _RuleCodes,
+                     cards: Sequence[tuple[Card, ...]], weights: Sequence[int],
+                     rule_ids: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Split the rules that decide nothing into the never reached (their own condition
+    holds on no hand) and the shadowed: the rules that decide those hands, most hands
+    first, and the first such hand."""
+    never_reached: list[str] = []
+    shadowed: list[dict[str, Any]] = []
+    order = {r: i for i, r in enumerate(rule_ids)}
     for k, rid in enumerate(unreached):
         where = dict.fromkeys(holds2[k], SECOND)
         for p in holds1[k]:
@@ -368,54 +439,80 @@ def check_way(way: HouseWay, progress: Progress | None = None, workers: int = 1,
             continue
         by: Counter[str] = Counter()
         for p, wheel in where.items():
-            by[name((rule2 if wheel == SECOND else rule1)[p])] += weights[p]
+            by[codes.name((passes.rule2 if wheel == SECOND else passes.rule1)[p])] += weights[p]
         first = min(where)
-        order = {r: i for i, r in enumerate(rule_ids)}
         ranked = sorted(by, key=lambda r: (-by[r], order.get(r.removesuffix(".fallback"), 0)))
         shadowed.append({
             "rule": rid, "by": ranked, "by_hands": {r: by[r] for r in ranked},
             "hands": sum(by.values()),
-            "example": {"cards": format_cards(every[indices[first]][1]),
-                        "rule": name((rule2 if where[first] == SECOND else rule1)[first]),
+            "example": {"cards": format_cards(cards[first]),
+                        "rule": codes.name(
+                            (passes.rule2 if where[first] == SECOND else passes.rule1)[first]),
                         "wheel": where[first]}})
+    return never_reached, shadowed
 
-    def weight_of(positions: Sequence[int]) -> int:
+
+def _fouls_and_undecided(way: HouseWay, passes: _Passes, codes: _RuleCodes,
+                         cards: Sequence[tuple[Card, ...]], weights: Sequence[int],
+                         undecided: Sequence[int], lowest_classes: int) -> dict[str, Any]:
+    """Return the report's fouled and undecided hands: counts, examples, fouls by rule and
+    both by wheel (``lowest_classes``: how many the lowest wheel decided itself)."""
+    n = len(weights)
+    rule2, rule1 = passes.rule2, passes.rule1
+    fouled = [p for p in range(n) if codes.fell_back(rule2[p]) or codes.fell_back(rule1[p])]
+
+    def weight_of(positions: Iterable[int]) -> int:
         return sum(weights[p] for p in positions)
 
     fouls_by_rule: Counter[str] = Counter()
     for p in fouled:
-        code = rule2[p] if fell_back(rule2[p]) else rule1[p]
-        fouls_by_rule[name(code).removesuffix(".fallback")] += weights[p]
-    report: dict[str, Any] = {
-        "name": way.name,
-        "rules_digest": way.rules_digest,
-        "complete": complete,
-        "hands": sum(weights),
-        "classes": n,
+        code = rule2[p] if codes.fell_back(rule2[p]) else rule1[p]
+        fouls_by_rule[codes.name(code).removesuffix(".fallback")] += weights[p]
+    return {
         "fouled_hands": weight_of(fouled),
-        "fouls": fouls,
+        "fouls": _foul_examples(way, passes, codes, cards, weights, fouled),
         "fouls_by_rule": dict(fouls_by_rule),
         "undecided_hands": weight_of(undecided),
-        "undecided": undecided_examples,
+        "undecided": _undecided_examples(passes, cards, weights, undecided),
         "by_wheel": {
-            SECOND: {"fouled_hands": weight_of([p for p in range(n) if fell_back(rule2[p])]),
-                     "undecided_hands": weight_of(list(errors2))},
-            LOWEST: {"fouled_hands": weight_of([p for p in range(n) if fell_back(rule1[p])]),
-                     "undecided_hands": weight_of(list(errors1)),
-                     "classes_decided": m},
+            SECOND: {"fouled_hands": weight_of(p for p in range(n) if codes.fell_back(rule2[p])),
+                     "undecided_hands": weight_of(passes.errors2)},
+            LOWEST: {"fouled_hands": weight_of(p for p in range(n) if codes.fell_back(rule1[p])),
+                     "undecided_hands": weight_of(passes.errors1),
+                     "classes_decided": lowest_classes},
         },
-        "per_rule": per_rule,
-        "per_rule_lowest": per_rule_lowest,
-        "never_reached": never_reached,
-        "shadowed": shadowed,
-        "seconds": round(time.perf_counter() - start, 2),
     }
-    tables: dict[str, ClassTable] = {}
-    if complete and not undecided:
-        for wheel, s, r in ((SECOND, split2, rule2), (LOWEST, split1, rule1)):
-            tables[wheel] = ClassTable(way.name, wheel, way.rules_digest, rule_ids, keys,
-                                       bytes(s), bytes(r))
-    return CheckResult(report, tables)
+
+
+def _foul_examples(way: HouseWay, passes: _Passes, codes: _RuleCodes,
+                   cards: Sequence[tuple[Card, ...]], weights: Sequence[int],
+                   fouled: Sequence[int]) -> list[dict[str, Any]]:
+    """Return up to ``MAX_EXAMPLES`` fouling hands, the lowest wheel's only where it differs."""
+    fouls: list[dict[str, Any]] = []
+    for pos in fouled:
+        for wheel, rules, splits in ((SECOND, passes.rule2, passes.split2),
+                                     (LOWEST, passes.rule1, passes.split1)):
+            code = rules[pos]
+            if len(fouls) >= MAX_EXAMPLES or not codes.fell_back(code):
+                continue
+            if wheel == LOWEST and passes.rule2[pos] == code and passes.split2[pos] == splits[pos]:
+                continue    # the same answer as the second-highest wheel's
+            fouls.append(_foul_example(way, cards[pos], codes.name(code), splits[pos],
+                                       wheel, weights[pos]))
+    return fouls
+
+
+def _undecided_examples(passes: _Passes, cards: Sequence[tuple[Card, ...]],
+                        weights: Sequence[int], undecided: Sequence[int]
+                        ) -> list[dict[str, Any]]:
+    """Return up to ``MAX_EXAMPLES`` hands no rule decides, each with why."""
+    examples = []
+    for pos in undecided[:MAX_EXAMPLES]:
+        wheel = SECOND if pos in passes.errors2 else LOWEST
+        why = passes.errors2.get(pos) or passes.errors1[pos]
+        examples.append({"cards": format_cards(cards[pos]), "wheel": wheel,
+                         "hands": weights[pos], "reason": why})
+    return examples
 
 
 def _per_rule(rule_ids: Sequence[str], rules: bytes | bytearray, weights: Sequence[int]
@@ -442,105 +539,3 @@ def _foul_example(way: HouseWay, cards: Sequence[Card], rule_id: str, played: in
     return {"cards": format_cards(cards), "rule": rule.id, "front": front, "back": back,
             "fallback_front": fallback_front, "fallback_back": fallback_back,
             "wheel": wheel, "hands": hands}
-
-
-# --- what a way changes -----------------------------------------------------------------
-
-_RANK_PRIMES = tuple(CARD_PRIME[r * 4] for r in range(13))
-
-
-def _multiset(product: int) -> tuple[tuple[int, ...], int]:
-    """Return (count of each rank, joker) of a class key's prime product."""
-    counts = []
-    for p in _RANK_PRIMES:
-        c = 0
-        while product % p == 0:
-            product //= p
-            c += 1
-        counts.append(c)
-    joker = int(product == CARD_PRIME[52])
-    if product not in (1, CARD_PRIME[52]) or sum(counts) + joker != 7:
-        raise ValueError("A class key that is not seven cards.")
-    return tuple(counts), joker
-
-
-def class_hands(keys: Sequence[int]) -> dict[int, tuple[tuple[Card, ...], int]]:
-    """Return each class key's representative (in class order) and its weight."""
-    out: dict[int, tuple[tuple[Card, ...], int]] = {}
-    wanted = set(keys)
-    for product in sorted({k >> MASK_BITS for k in wanted}):
-        for cards, weight in classes_of(*_multiset(product)):
-            key, ordered = class_order(cards)
-            if key in wanted:
-                out[key] = (tuple(ordered), weight)
-    if len(out) != len(wanted):
-        raise ValueError("A class key that names no class.")
-    return out
-
-
-def _share_text(share: Fraction) -> str:
-    if 0 < share < Fraction(5, 10 ** 6):
-        return "less than 0.001%"
-    return f"{float(share) * 100:.3f}%"
-
-
-def diff_ways(reference: HouseWay, new: HouseWay, examples: int = 3,
-              wheel: str = SECOND) -> dict[str, Any]:
-    """Compare two ways on every class: the share of hands set to another value.
-
-    Both ways need a class table for ``wheel`` (shipped or attached). Two settings
-    differ when the back or the front has another value (rules.md §16: card choices of
-    the same value are the same setting). ``per_rule`` breaks the changed hands down by
-    the rule of ``new`` that decides them, most hands first, each with example hands
-    (the first in class order).
-    """
-    start = time.perf_counter()
-    old_t, new_t = reference.class_table(wheel), new.class_table(wheel)
-    for way, table in ((reference, old_t), (new, new_t)):
-        if table is None:
-            raise ValueError(f"{way.title} has no class table for the {wheel} wheel "
-                             "setting: check it first.")
-    assert old_t is not None and new_t is not None
-    if old_t.keys.digest != new_t.keys.digest:
-        raise ValueError("The two class tables were made for other class keys.")
-    keys = old_t.keys.keys
-    candidates = [i for i, (a, b) in enumerate(zip(old_t.split, new_t.split, strict=True))
-                  if a != b]
-    hands = class_hands([keys[i] for i in candidates])
-    changed = classes_changed = 0
-    by_rule: dict[str, dict[str, Any]] = {}
-    for i in candidates:
-        cards, weight = hands[keys[i]]
-        a, b = old_t.split[i], new_t.split[i]
-        old_back, old_front = _BACK_GET[a](cards), _FRONT_GET[a](cards)
-        new_back, new_front = _BACK_GET[b](cards), _FRONT_GET[b](cards)
-        if rank5(old_back, wheel) == rank5(new_back, wheel) and \
-                rank2(old_front) == rank2(new_front):
-            continue
-        changed += weight
-        classes_changed += 1
-        rid = new_t.rule_id(i)
-        entry = by_rule.setdefault(rid, {"rule": rid, "hands": 0, "examples": []})
-        entry["hands"] += weight
-        if len(entry["examples"]) < examples:
-            entry["examples"].append({
-                "cards": format_cards(cards), "hands": weight,
-                "old_front": format_cards(old_front), "old_back": format_cards(old_back),
-                "new_front": format_cards(new_front), "new_back": format_cards(new_back),
-                "old_rule": old_t.rule_id(i)})
-    order = {r: i for i, r in enumerate(new.rule_ids)}
-    per_rule = sorted(by_rule.values(), key=lambda e: (
-        -e["hands"], order.get(e["rule"].removesuffix(".fallback"), 0), e["rule"]))
-    share = Fraction(changed, TOTAL_HANDS)
-    return {
-        "reference": {"name": reference.name, "rules_digest": reference.rules_digest},
-        "new": {"name": new.name, "rules_digest": new.rules_digest},
-        "wheel": wheel,
-        "hands": TOTAL_HANDS,
-        "changed_hands": changed,
-        "classes_changed": classes_changed,
-        "share": float(share),
-        "share_text": _share_text(share),
-        "per_rule": per_rule,
-        "seconds": round(time.perf_counter() - start, 2),
-    }

@@ -2,7 +2,8 @@
 
 Periods and chart buckets, figures (answers, right answers, median time), adding
 counted rows up per key, rule families, weakest first. No database: the queries
-that produce the rows are in ``trainer.services.reports.sql``.
+that produce the rows are in ``trainer.services.reports.sql`` (and its
+``readiness_sql`` and ``history_sql``).
 """
 from __future__ import annotations
 

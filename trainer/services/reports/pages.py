@@ -1,11 +1,11 @@
 """The supervisor dashboards' pages: the group overview and the trainee page, assembled.
 
-Each page takes its figures from the queries (``reports.sql``), computes what is
-derived from them (``reports.figures``) and judges readiness against the group's
-criteria (``certification.criteria``); the group's settings come from
-``group_settings``. Figures follow the trainee: they are computed from the
-trainee's own attempts, whichever group they were in when answering; a group's
-pages show its current members, each with all their attempts in the period.
+Each page takes its figures from the queries (``reports.sql``, ``readiness_sql``,
+``history_sql``), computes what is derived from them (``reports.figures``) and judges
+readiness against the group's criteria (``certification.criteria``); the group's
+settings come from ``group_settings``. Figures follow the trainee: they are computed
+from the trainee's own attempts, whichever group they were in when answering; a
+group's pages show its current members, each with all their attempts in the period.
 """
 from __future__ import annotations
 
@@ -39,21 +39,22 @@ from trainer.services.reports.figures import (
     family_figures,
     total,
 )
-from trainer.services.reports.sql import (
+from trainer.services.reports.history_sql import (
     Mistake,
     SessionRow,
+    recent_mistakes,
+    recent_sessions,
+)
+from trainer.services.reports.readiness_sql import exam_records, window_figures
+from trainer.services.reports.sql import (
     accuracy_trends,
     answer_counts,
-    exam_records,
     first_activity,
     kind_figures,
     last_activity,
-    recent_mistakes,
-    recent_sessions,
     rule_figures,
     trends,
     way_rule_counts,
-    window_figures,
 )
 
 # Names the web layer and the tests read from here, beside the page builders.

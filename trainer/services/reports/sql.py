@@ -1,11 +1,17 @@
-"""The dashboards' queries: aggregated SQL returning plain rows and figures.
+"""The dashboards' queries over a period: answers, figures, trends and rules per trainee.
+
+The report queries are four modules, by job: this one (a period's counts, figures per
+kind and per rule, trends and sparklines, activity, a way's rules), ``readiness_sql``
+(the criteria's windows of recent counted answers, a session's figures, exam records),
+``history_sql`` (a trainee's recent mistakes and sessions) and ``aggregates`` (the SQL
+pieces they share: a right answer, the median rows, the day number).
 
 Every figure is computed in SQL (GROUP BY and window functions that run on both
 SQLite and PostgreSQL); Python only loops over aggregated rows, never over a
 trainee's attempts. Two exceptions, both bounded: settlement positions are
 counted from the JSON of the last ``window`` settlement attempts of each trainee
-(at most ``window`` rows each), and a trainee's recent mistakes are read whole
-(at most ``MISTAKES`` rows).
+(at most ``window`` rows each, ``readiness_sql``), and a trainee's recent mistakes
+are read whole (at most ``history_sql.MISTAKES`` rows).
 
 The group overview has two SQLite-only paths, because SQLite sorts every row of
 the period for a window function or a GROUP BY on a computed bucket (most of the
@@ -33,115 +39,29 @@ from datetime import UTC, datetime, time
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, case, func, literal_column, or_, select, text
-from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql import ColumnElement
-from sqlalchemy.sql.expression import FunctionElement
+from sqlalchemy import bindparam, case, func, literal_column, or_, select, text
 
-from trainer.engine.drills import get_drill
 from trainer.extensions import db
 from trainer.models import (
     Attempt,
-    CertificationExam,
     DrillSession,
     IssuedQuestion,
     User,
 )
-from trainer.services.certification.criteria import Criterion, ExamRecord
+from trainer.services.reports.aggregates import as_float, day_number, median_rows, right_answer
 from trainer.services.reports.figures import (
     Buckets,
     Figures,
     Point,
     RuleFigures,
     add_up,
-    median,
     weakest_first,
 )
 
-# Sessions whose questions count towards certification: the clock was running, and
-# the questions were dealt by the normal, balanced generator. "My mistakes" and other
-# focused sessions are practice only, timed or not (issue 24; docs/dashboards.md).
-TIMED_MODES = ("timed", "exam")
-COUNTED_DEALT = "balanced"
-MISTAKES = 20
-RECENT_SESSIONS = 30
 # The SQLite-only paths work per (trainee, drill) pair, this many pairs to a
 # statement: under SQLite's 500 UNION ALL arms and, with a chart's bucket bounds,
 # under the 999 bound parameters of older SQLite builds.
 PAIRS_PER_STATEMENT = 100
-# Before every answer: a cutoff that keeps them all.
-EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
-
-
-class _day_number(FunctionElement[int]):
-    """Whole UTC days since 1970-01-01 of a stored time (a portable date bucket)."""
-
-    type = Integer()
-    inherit_cache = True
-
-
-@compiles(_day_number)
-def _day_number_sqlite(element: Any, compiler: Any, **kw: Any) -> str:
-    # SQLite stores the naive UTC text; julianday() reads it; values are positive,
-    # so the cast's truncation is a floor.
-    clauses = compiler.process(element.clauses, **kw)
-    return f"CAST(julianday({clauses}) - 2440587.5 AS INTEGER)"
-
-
-@compiles(_day_number, "postgresql")
-def _day_number_postgresql(element: Any, compiler: Any, **kw: Any) -> str:
-    # Date arithmetic: the same day as floor(extract(epoch ...) / 86400), without
-    # the numeric division per row that took half the trend query's time.
-    clauses = compiler.process(element.clauses, **kw)
-    return f"(CAST(({clauses} AT TIME ZONE 'UTC') AS DATE) - DATE '1970-01-01')"
-
-
-def _right() -> ColumnElement[int]:
-    """1 for a right answer (correct and in time), else 0."""
-    return case((and_(Attempt.correct, ~Attempt.timed_out), 1), else_=0)
-
-
-def _median_rows(source: Any, keys: Sequence[str]) -> Any:
-    """Select ``keys``, count, right and median elapsed_ms from ``source`` grouped by ``keys``.
-
-    The median is the mean of the middle one or two rows by elapsed time: with n
-    rows numbered 1..n, those are exactly the rows with n <= 2*rn <= n + 2.
-    """
-    partition = [source.c[key] for key in keys]
-    if db.session.get_bind().dialect.name == "postgresql":
-        # PostgreSQL has the ordered-set aggregate: the same median (the mean of the
-        # middle two for an even count), without ranking every row first.
-        return (
-            select(
-                *partition,
-                func.count().label("answered"),
-                func.sum(source.c.right).label("right"),
-                func.percentile_cont(0.5).within_group(source.c.elapsed_ms).label("median_ms"),
-            )
-            .group_by(*partition)
-        )
-    ranked = select(
-        *partition,
-        source.c.elapsed_ms,
-        source.c.right,
-        func.row_number().over(partition_by=partition, order_by=source.c.elapsed_ms).label("rn"),
-        func.count().over(partition_by=partition).label("n"),
-    ).subquery()
-    middle = and_(2 * ranked.c.rn >= ranked.c.n, 2 * ranked.c.rn <= ranked.c.n + 2)
-    return (
-        select(
-            *[ranked.c[key] for key in keys],
-            func.count().label("answered"),
-            func.sum(ranked.c.right).label("right"),
-            func.avg(case((middle, ranked.c.elapsed_ms))).label("median_ms"),
-        )
-        .group_by(*[ranked.c[key] for key in keys])
-    )
-
-
-def _float(value: Any) -> float | None:
-    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -173,7 +93,7 @@ def answer_counts(user_ids: Sequence[int], since: datetime | None) -> AnswerCoun
     # correct, timed_out) index, so it is read in order, without a sort.
     query = (
         select(Attempt.user_id, Attempt.kind, Attempt.rule_id,
-               func.count().label("answered"), func.sum(_right()).label("right"))
+               func.count().label("answered"), func.sum(right_answer()).label("right"))
         .where(Attempt.user_id.in_(user_ids))
         .group_by(Attempt.user_id, Attempt.kind, Attempt.rule_id)
     )
@@ -200,11 +120,11 @@ def kind_figures(
     if db.session.get_bind().dialect.name == "postgresql":
         # One statement: counts and the ordered-set median together.
         source = select(
-            Attempt.user_id, Attempt.kind, Attempt.elapsed_ms, _right().label("right")
+            Attempt.user_id, Attempt.kind, Attempt.elapsed_ms, right_answer().label("right")
         ).where(Attempt.user_id.in_(user_ids))
         if since is not None:
             source = source.where(Attempt.answered_at >= since)
-        rows = db.session.execute(_median_rows(source.subquery(), ["user_id", "kind"])).all()
+        rows = db.session.execute(median_rows(source.subquery(), ["user_id", "kind"])).all()
         totals = {(row.user_id, row.kind): (row.answered, int(row.right or 0)) for row in rows}
         medians = {(row.user_id, row.kind): row.median_ms for row in rows}
     else:
@@ -214,7 +134,7 @@ def kind_figures(
     result: dict[int, dict[str, Figures]] = {}
     for (user_id, kind), (answered, right) in sorted(totals.items()):
         result.setdefault(user_id, {})[kind] = Figures(
-            answered, right, _float(medians.get((user_id, kind)))
+            answered, right, as_float(medians.get((user_id, kind)))
         )
     return result
 
@@ -329,17 +249,17 @@ def trends(
 
     Without ``with_median`` (a sparkline needs accuracy only) it is a plain GROUP BY.
     """
-    day = _day_number(Attempt.answered_at)
+    day = day_number(Attempt.answered_at)
     bucket = ((day - buckets.first_day) // buckets.size).label("bucket")
     columns = [Attempt.user_id, Attempt.kind] if by_kind else [Attempt.user_id]
-    source = select(*columns, bucket, Attempt.elapsed_ms, _right().label("right")).where(
+    source = select(*columns, bucket, Attempt.elapsed_ms, right_answer().label("right")).where(
         Attempt.user_id.in_(user_ids), day >= buckets.first_day
     )
     if since is not None:
         source = source.where(Attempt.answered_at >= since)
     keys = ["user_id", "kind", "bucket"] if by_kind else ["user_id", "bucket"]
     if with_median:
-        query = _median_rows(source.subquery(), keys)
+        query = median_rows(source.subquery(), keys)
     else:
         rows_ = source.subquery()
         query = select(
@@ -352,7 +272,7 @@ def trends(
         key = (row.user_id, row.kind if by_kind else None)
         result.setdefault(key, []).append(
             Point(buckets.start(int(row.bucket)),
-                  Figures(row.answered, int(row.right or 0), _float(row.median_ms)))
+                  Figures(row.answered, int(row.right or 0), as_float(row.median_ms)))
         )
     return result
 
@@ -471,7 +391,7 @@ def way_rule_counts(
                 else_=Attempt.rule_id).label("rule")
     same_way = case((DrillSession.house_way == house_way, 1), else_=0).label("same_way")
     source = (
-        select(rule, Attempt.user_id, Attempt.kind, same_way, _right().label("right"))
+        select(rule, Attempt.user_id, Attempt.kind, same_way, right_answer().label("right"))
         .join(DrillSession, DrillSession.id == Attempt.session_id)
         .where(Attempt.user_id.in_(list(user_ids)), or_(Attempt.rule_id.in_(ids), banker))
     )
@@ -494,220 +414,3 @@ def way_rule_counts(
         counted[key] = (answered + row.answered, right + int(row.right or 0))
     return [WayRuleCount(rule_id, user_id, kind, same, answered, right)
             for (rule_id, user_id, kind, same), (answered, right) in sorted(counted.items())]
-
-
-def _recent_timed(user_ids: Sequence[int], kind: str, window: int, columns: Sequence[Any]) -> Any:
-    """The last ``window`` counted attempts of ``kind`` of each user, ranked newest first.
-
-    Counted: of a timed session or exam dealt by the balanced generator (``TIMED_MODES``,
-    ``COUNTED_DEALT``), never of "my mistakes" or other focused practice.
-
-    First each user's cutoff, the time of their window-th latest timed answer (one
-    short walk down the (user_id, kind, answered_at) index per user), then only
-    the answers from the cutoff on: the query never ranks a trainee's whole history.
-    """
-    older, older_session = aliased(Attempt), aliased(DrillSession)
-    cutoff = (
-        select(older.answered_at)
-        .join(older_session, older_session.id == older.session_id)
-        .where(older.user_id == User.id, older.kind == kind,
-               older_session.mode.in_(TIMED_MODES), older_session.dealt == COUNTED_DEALT)
-        .order_by(older.answered_at.desc())
-        .limit(1)
-        .offset(window - 1)
-        .correlate(User)
-        .scalar_subquery()
-    )
-    # MATERIALIZED (SQLite 3.35+, PostgreSQL 12+): work each cutoff out once, not per row.
-    # Fewer than ``window`` timed answers: no cutoff, every answer counts. The
-    # earliest time stands in for it rather than NULL, so the join below stays a
-    # plain range on the index (with "cutoff IS NULL OR ..." SQLite walked every
-    # answer of the drill, each with its session, and filtered afterwards).
-    cutoffs = select(
-        User.id.label("user_id"),
-        func.coalesce(cutoff, bindparam("earliest", EARLIEST, type_=Attempt.answered_at.type))
-        .label("cutoff"),
-    ).where(User.id.in_(user_ids)).cte("cutoffs").prefix_with("MATERIALIZED")
-    query = (
-        select(
-            Attempt.user_id, *columns,
-            func.row_number().over(
-                partition_by=Attempt.user_id,
-                order_by=(Attempt.answered_at.desc(), Attempt.id.desc()),
-            ).label("recent"),
-        )
-        .join(DrillSession, DrillSession.id == Attempt.session_id)
-        .join(cutoffs, cutoffs.c.user_id == Attempt.user_id)
-        .where(
-            Attempt.kind == kind, DrillSession.mode.in_(TIMED_MODES),
-            DrillSession.dealt == COUNTED_DEALT,
-            Attempt.answered_at >= cutoffs.c.cutoff,
-        )
-    )
-    if db.session.get_bind().dialect.name == "postgresql":
-        # The user ids again, beside the join: PostgreSQL's planner then walks the
-        # (user_id, kind, answered_at) index instead of scanning every attempt.
-        query = query.where(Attempt.user_id.in_(user_ids))
-    latest = query.subquery()
-    # Answers sharing the cutoff's instant could overshoot the window: rank and trim.
-    return select(latest).where(latest.c.recent <= window).subquery()
-
-
-def window_figures(user_ids: Sequence[int], criterion: Criterion) -> dict[int, Figures]:
-    """Return each user's figures over the criterion's window of recent timed answers."""
-    if criterion.counts_positions:
-        return _position_window(user_ids, criterion)
-    ranked = _recent_timed(
-        user_ids, criterion.kind, criterion.window,
-        [Attempt.elapsed_ms, _right().label("right")],
-    )
-    rows = db.session.execute(_median_rows(ranked, ["user_id"])).all()
-    return {
-        row.user_id: Figures(row.answered, int(row.right or 0), _float(row.median_ms))
-        for row in rows
-    }
-
-
-def _position_window(user_ids: Sequence[int], criterion: Criterion) -> dict[int, Figures]:
-    # Each settlement question has at least one position, so the last ``window``
-    # questions always hold the last ``window`` positions. The ranking reads only
-    # the covering index; the JSON is read for the chosen rows alone. The window
-    # counts exactly ``window`` positions: of the oldest question that straddles
-    # its edge only the positions still needed count, in seat order (a table's
-    # positions are settled at one instant), so "Counted" never exceeds the window.
-    drill = get_drill(criterion.kind)
-    ranked = _recent_timed(user_ids, criterion.kind, criterion.window, [Attempt.id.label("attempt_id")])
-    chosen = select(ranked.c.attempt_id, ranked.c.recent).subquery()
-    rows = db.session.execute(
-        select(Attempt.user_id, Attempt.elapsed_ms, Attempt.timed_out, Attempt.answer,
-               Attempt.correct_answer)
-        .join(chosen, chosen.c.attempt_id == Attempt.id)
-        .order_by(Attempt.user_id, chosen.c.recent)
-    ).all()
-    counted: dict[int, list[bool]] = {}
-    times: dict[int, list[int]] = {}
-    for row in rows:
-        positions = counted.setdefault(row.user_id, [])
-        if len(positions) >= criterion.window:
-            continue
-        needed = criterion.window - len(positions)
-        positions.extend(drill.part_results(row.answer, row.correct_answer, row.timed_out)[:needed])
-        times.setdefault(row.user_id, []).append(row.elapsed_ms)
-    return {
-        user_id: Figures(len(results), sum(results), median(times[user_id]))
-        for user_id, results in counted.items()
-    }
-
-
-def exam_records(user_ids: Any) -> dict[int, list[ExamRecord]]:
-    """Return each user's certification exams, newest first."""
-    exams = db.session.execute(
-        select(CertificationExam)
-        .where(CertificationExam.trainee_id.in_(user_ids))
-        .order_by(CertificationExam.scheduled_at.desc(), CertificationExam.id.desc())
-    ).scalars()
-    result: dict[int, list[ExamRecord]] = {}
-    for exam in exams:
-        result.setdefault(exam.trainee_id, []).append(as_record(exam))
-    return result
-
-
-def as_record(exam: CertificationExam) -> ExamRecord:
-    """Return the plain record of an exam row."""
-    return ExamRecord(
-        id=exam.id, trainee_id=exam.trainee_id, kind=exam.kind, status=exam.status,
-        scheduled_at=exam.scheduled_at, finished_at=exam.finished_at, passed=exam.passed,
-        house_way=exam.house_way, profile=exam.profile, table_rules=exam.table_rules,
-        criterion=Criterion.from_dict(exam.criteria),
-        figures=Figures(exam.counted or 0, exam.right or 0,
-                        None if exam.median_ms is None else float(exam.median_ms)),
-    )
-
-
-def session_figures(session_id: int, criterion: Criterion) -> Figures:
-    """Return a session's figures as the criterion counts them (questions or positions)."""
-    if criterion.counts_positions:
-        rows = db.session.execute(
-            select(Attempt.elapsed_ms, Attempt.timed_out, Attempt.answer, Attempt.correct_answer)
-            .where(Attempt.session_id == session_id)
-        ).all()
-        drill = get_drill(criterion.kind)
-        results = [ok for row in rows
-                   for ok in drill.part_results(row.answer, row.correct_answer, row.timed_out)]
-        return Figures(len(results), sum(results), median([row.elapsed_ms for row in rows]))
-    source = select(
-        Attempt.session_id, Attempt.elapsed_ms, _right().label("right")
-    ).where(Attempt.session_id == session_id)
-    row = db.session.execute(_median_rows(source.subquery(), ["session_id"])).first()
-    if row is None:
-        return Figures()
-    return Figures(row.answered, int(row.right or 0), _float(row.median_ms))
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """One recent wrong or timed-out answer, with what is needed to show and replay it."""
-
-    attempt_id: int
-    kind: str
-    rule_id: str | None
-    answered_at: datetime
-    elapsed_ms: int
-    timed_out: bool
-    question: dict[str, Any]
-    answer: Any
-    correct_answer: Any
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    """One drill session and its summary."""
-
-    id: int
-    kind: str
-    mode: str
-    length: int
-    started_at: datetime
-    finished_at: datetime | None
-    house_way: str
-    figures: Figures
-    # How it was dealt (``DrillSession.dealt``): only "balanced" ever counts.
-    dealt: str = COUNTED_DEALT
-
-
-def recent_mistakes(user_id: int, limit: int = MISTAKES) -> list[Mistake]:
-    """Return a trainee's latest wrong or timed-out answers, newest first."""
-    rows = db.session.execute(
-        select(Attempt)
-        .where(Attempt.user_id == user_id, or_(~Attempt.correct, Attempt.timed_out))
-        .order_by(Attempt.answered_at.desc(), Attempt.id.desc())
-        .limit(limit)
-    ).scalars()
-    return [
-        Mistake(a.id, a.kind, a.rule_id, a.answered_at, a.elapsed_ms, a.timed_out,
-                a.question, a.answer, a.correct_answer)
-        for a in rows
-    ]
-
-
-def recent_sessions(user_id: int, limit: int = RECENT_SESSIONS) -> list[SessionRow]:
-    """Return a trainee's latest sessions with their answers, score and median time."""
-    sessions = db.session.execute(
-        select(DrillSession)
-        .where(DrillSession.user_id == user_id)
-        .order_by(DrillSession.started_at.desc(), DrillSession.id.desc())
-        .limit(limit)
-    ).scalars().all()
-    ids = [s.id for s in sessions]
-    source = select(
-        Attempt.session_id, Attempt.elapsed_ms, _right().label("right")
-    ).where(Attempt.session_id.in_(ids))
-    figures = {
-        row.session_id: Figures(row.answered, int(row.right or 0), _float(row.median_ms))
-        for row in db.session.execute(_median_rows(source.subquery(), ["session_id"])).all()
-    } if ids else {}
-    return [
-        SessionRow(s.id, s.kind, s.mode, s.length, s.started_at, s.finished_at, s.house_way,
-                   figures.get(s.id, Figures()), s.dealt)
-        for s in sessions
-    ]
