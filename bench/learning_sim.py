@@ -14,15 +14,17 @@ practise one 20-question house-way session a day under each policy:
   family (a rule of the family by its frequency); with no miss yet, ``uniform``;
 * ``adaptive``: FSRS memory (PyPI ``fsrs``, pinned, default parameters) per trainee
   and rule, rated Again for a wrong answer and Good for a right one; the next rule
-  by the policy of docs/learning.md (``Adaptive``).
+  by the policy of docs/learning.md (``Adaptive``): the app's own, imported from the
+  engine (``trainer/engine/learning/policy.py``), so the benchmark measures what the
+  trainees get.
 
 A run is "ready" at the start of the first day on which the trainee's true
 frequency-weighted accuracy on the unbiased generator's hands is at least 98% and
 every rule deciding at least 0.1% of hands is at least 95%; the hands practised
 before that day count, capped at 5,000 (a capped run counts 5,000).
 
-Prints one JSON line per preset house way. Everything is in this file: the policies
-are the bench's own, nothing of the web app or its database is used.
+Prints one JSON line per preset house way. The learner model and the other two
+policies are the bench's own; nothing of the web app or its database is used.
 """
 from __future__ import annotations
 
@@ -41,14 +43,17 @@ from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
-from fsrs import Card, Rating, Scheduler
+from fsrs import Card, Rating
+
+from trainer.engine.learning import policy as app_policy
+from trainer.engine.learning.memory import SCHEDULER
 
 TOTAL_HANDS = 154_143_080
 SESSION = 20
 CAP = 5_000
 READY_MEAN = 0.98
 READY_RULE = 0.95
-MAJOR_SHARE = 0.001          # a rule deciding at least 0.1% of hands must be at 95%
+MAJOR_SHARE = app_policy.FLOOR_SHARE  # a rule deciding at least 0.1% of hands must be at 95%
 POLICIES = ("uniform", "mistakes", "adaptive")
 GOAL = 0.6                   # ratio at the model's stated parameters
 GOAL_SENSITIVITY = 0.8       # ratio when learning or forgetting is halved or doubled
@@ -85,12 +90,11 @@ LAPSE = 0.5                  # a wrong answer multiplies the half-life by this
 MAX_HALF_LIFE = 3650.0       # days: ten years, a career
 LEARN_MAX = 0.95
 
-# --- the adaptive policy ------------------------------------------------------------------
+# --- the adaptive policy (the app's: trainer/engine/learning/policy.py) -------------------
 
-UNBIASED_SHARE = 0.2         # about one question in five from the unbiased generator
-NEW_PER_SESSION = 3          # unseen rules introduced per session
-DESIRED_RETENTION = 0.9
-SCHEDULER = Scheduler(desired_retention=DESIRED_RETENTION, enable_fuzzing=False)
+UNBIASED_SHARE = app_policy.UNBIASED_SHARE    # about one question in five: the unbiased generator
+NEW_PER_SESSION = app_policy.NEW_PER_SESSION  # unseen rules introduced per session
+DESIRED_RETENTION = SCHEDULER.desired_retention
 
 
 def rule_family(rule_id: str) -> str:
@@ -360,21 +364,15 @@ class Adaptive(Uniform):
             self.next_r[r] = self.memory.recall(r, tomorrow)
 
     def pick(self, day: int, q: int) -> int:
-        if self.rng.random() < UNBIASED_SHARE:
+        choice = app_policy.pick(self.rng, clock(day, q), due=self.due, recall_now=self.now_r,
+                                 recall_next=self.next_r, floor=self.floor_rules,
+                                 unseen=self.unseen, new_left=self.new_left,
+                                 unbiased_share=UNBIASED_SHARE)
+        if choice.skill is None:
             return self.draw()
-        now = clock(day, q)
-        due = [r for r, d in self.due.items() if d <= now]
-        for group in (True, False):               # floor rules, then the rarer ones
-            wanted = [r for r in due if (r in self.floor_rules) == group]
-            if wanted:
-                return min(wanted, key=lambda r: (self.now_r[r], self.due[r], r))
-            if self.new_left and self.unseen and (self.unseen[0] in self.floor_rules) == group:
-                self.new_left -= 1
-                return self.unseen[0]
-        ahead = [r for r in self.due if r in self.floor_rules]
-        if ahead:
-            return min(ahead, key=lambda r: (self.next_r[r], r))
-        return self.draw()
+        if choice.new:
+            self.new_left -= 1
+        return choice.skill
 
     def seen(self, rule: int, right: bool, day: int, q: int) -> None:
         when = clock(day, q)

@@ -22,8 +22,15 @@ and of the load generator, and each worker's resident memory (now and peak).
     .venv/bin/python bench/load_test.py --database-url postgresql+psycopg://.../trainer_load_2 --fresh
 Options: --trainees 50 --seconds 60 --workers 4 --think 0.5 --seed 15 --json FILE --with-jobs
 ``--with-jobs`` (issue 25) queues a check and a 10,000,000-deal edge simulation and starts
-two ``trainer worker`` processes before the trainees start, and reports the jobs' state at
-the end (they must still be running beside the whole run).
+two ``trainer worker --lane long`` processes before the trainees start, each in a session
+of its own as a service manager starts it, and reports the jobs' state at the end (they
+must still be running beside the whole run), the CPU the workers used and, on
+PostgreSQL, the CPU of the database backends serving the web workers and serving the job
+workers (told apart by their ``application_name``). ``--job-nice`` and
+``--job-cpu-share`` set the workers' ``--nice`` and ``JOB_CPU_SHARE`` (default: the
+product's defaults); ``--wait-jobs SECONDS`` keeps the workers after the run until both
+jobs are done and reports how long each ran (``--trainees 0 --with-jobs --wait-jobs 900``:
+the jobs alone, for comparison).
 ``--fresh`` empties the PostgreSQL database first (drops its ``public`` schema):
 only for a database whose name contains "load".
 """
@@ -235,21 +242,52 @@ with app.app_context():
     subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True)
 
 
-def job_states(env: dict) -> list[tuple[str, str, int]]:
-    """Return (kind, status, progress per mille) of every job."""
+def job_rows(env: dict) -> list[tuple[str, str, int, float]]:
+    """Return (kind, status, progress per mille, seconds run so far or in all) of every job."""
     code = """
 from trainer import create_app
 from trainer.extensions import db
-from trainer.models import Job
+from trainer.models import Job, utcnow
 app = create_app()
 with app.app_context():
     for job in db.session.execute(db.select(Job).order_by(Job.id)).scalars():
-        print(job.kind, job.status, job.progress)
+        ran = ((job.finished_at or utcnow()) - job.started_at).total_seconds() if job.started_at else 0
+        print(job.kind, job.status, job.progress, ran)
 """
     out = subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], env=env, check=True,
                          capture_output=True, text=True)
-    return [(k, st, int(pr)) for k, st, pr in (line.split() for line in out.stdout.splitlines()
-                                               if line.count(" ") == 2)]
+    return [(k, st, int(pr), float(ran)) for k, st, pr, ran in
+            (line.split() for line in out.stdout.splitlines() if line.count(" ") == 3)]
+
+
+def job_states(env: dict) -> list[tuple[str, str, int]]:
+    """Return (kind, status, progress per mille) of every job."""
+    return [(kind, status, progress) for kind, status, progress, _ in job_rows(env)]
+
+
+def with_application_name(url: str, name: str) -> str:
+    """Return the PostgreSQL URL with ``application_name`` set (its backends tell by it)."""
+    return f"{url}{'&' if '?' in url else '?'}application_name={name}"
+
+
+def pg_backends(url: str) -> dict[int, str]:
+    """Return {backend pid: application_name} of this bench's PostgreSQL connections."""
+    import psycopg  # the PostgreSQL driver the app uses; only needed with --database-url
+
+    conninfo = "postgresql://" + url.split("://", 1)[1].split("?", 1)[0]
+    with psycopg.connect(conninfo) as conn:
+        rows = conn.execute("SELECT pid, application_name FROM pg_stat_activity "
+                            "WHERE application_name LIKE 'load-%'").fetchall()
+    return {int(pid): str(name) for pid, name in rows}
+
+
+def cpu_pressure_us() -> int | None:
+    """Return the machine's CPU pressure stall total (µs some task waited; None: no PSI)."""
+    try:
+        first = Path("/proc/pressure/cpu").read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    return int(dict(f.split("=", 1) for f in first[1:])["total"])
 
 
 def check_attempts(env: dict) -> tuple[int, int]:
@@ -357,17 +395,25 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
                SECRET_KEY="load-test-secret")
     env.pop("DATABASE_URL", None)
     if args.database_url:
-        env["DATABASE_URL"] = args.database_url
+        env["DATABASE_URL"] = with_application_name(args.database_url, "load-web")
         if args.fresh:
             fresh_postgres(args.database_url)
     prepare(env, trainees)
     job_workers: list[subprocess.Popen] = []
     if args.with_jobs:
         queue_jobs(env)
-        # Two job workers (the default nice 10), so the check and the edge run at once.
+        # Two job workers, so the check and the edge run at once; each in a session of its
+        # own, as a service manager (systemd) starts a service.
+        worker_env = dict(env)
+        if args.database_url:
+            worker_env["DATABASE_URL"] = with_application_name(args.database_url, "load-jobs")
+        if args.job_cpu_share is not None:
+            worker_env["FLASK_JOB_CPU_SHARE"] = str(args.job_cpu_share)
+        nice = [] if args.job_nice is None else ["--nice", str(args.job_nice)]
         job_workers = [subprocess.Popen([str(ROOT / ".venv/bin/trainer"), "worker", "--lane",
-                                         "long"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL) for _ in range(2)]
+                                         "long", *nice], env=worker_env, cwd=ROOT,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True) for _ in range(2)]
         for _ in range(600):
             if [st for _, st, _ in job_states(env)] == ["running", "running"]:
                 break
@@ -392,6 +438,9 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         server_pids = [server.pid, *children(server.pid)]
         server_before = cpu_seconds(server_pids)
         jobs_before = cpu_seconds([w.pid for w in job_workers])
+        backends_before = pg_backends(args.database_url) if args.database_url else {}
+        backends_cpu_before = cpu_seconds(list(backends_before))
+        pressure_before = cpu_pressure_us()
         mine_before = os.times()
         load_before = loadavg()
         sampler = LoadSampler()
@@ -413,13 +462,27 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         sampler.stop.set()
         server_after = cpu_seconds(server_pids)
         jobs_after_cpu = cpu_seconds([w.pid for w in job_workers])
+        pressure_after = cpu_pressure_us()
+        backends_after = pg_backends(args.database_url) if args.database_url else {}
+        backends_cpu_after = cpu_seconds(list(backends_after))
         mine_after = os.times()  # the joined client processes count as children
         memory = worker_memory_mb(server.pid)
         workers_now = children(server.pid)
         jobs_after = job_states(env) if args.with_jobs else []
-    finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        jobs_ran: list[tuple[str, str, int, float]] = []
+        if args.with_jobs and args.wait_jobs:  # the jobs to their end, the trainees gone
+            deadline = time.monotonic() + args.wait_jobs
+            while time.monotonic() < deadline:
+                jobs_ran = job_rows(env)
+                if all(status in ("done", "failed") for _, status, _, _ in jobs_ran):
+                    break
+                time.sleep(2)
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
         for worker in job_workers:
             worker.send_signal(signal.SIGTERM)
         for worker in job_workers:
@@ -436,6 +499,10 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
     rows, twice = check_attempts(env)
     recorded = sum(s["recorded"] for s in results)
     server_cpu = sum(server_after.get(pid, 0) - server_before.get(pid, 0) for pid in server_before)
+    backends_cpu: dict[str, float] = {}
+    for pid, name in backends_after.items():
+        used = backends_cpu_after.get(pid, 0) - backends_cpu_before.get(pid, 0)
+        backends_cpu[name] = backends_cpu.get(name, 0.0) + used
     generator_cpu = (mine_after.user + mine_after.system + mine_after.children_user
                      + mine_after.children_system) - (mine_before.user + mine_before.system
                                                       + mine_before.children_user
@@ -469,6 +536,12 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         "jobs_at_end": jobs_after,
         "job_workers_cpu_s": sum(jobs_after_cpu.get(pid, 0) - jobs_before.get(pid, 0)
                                  for pid in jobs_before),
+        "jobs_ran": jobs_ran,
+        "job_nice": args.job_nice, "job_cpu_share": args.job_cpu_share,
+        "pg_backends_cpu_s": backends_cpu,
+        "cpu_pressure_share": ((pressure_after - pressure_before) / 1e6 / wall
+                               if pressure_before is not None and pressure_after is not None
+                               else None),
     }
 
 
@@ -501,7 +574,18 @@ def report(r: dict) -> bool:
             f"{kind} {status} {progress / 10:.1f}%" for kind, status, progress in r["jobs_at_end"]))
         print(f"job workers' CPU during the run: {r['job_workers_cpu_s']:.1f} s = "
               f"{100 * r['job_workers_cpu_s'] / r['wall'] / (os.cpu_count() or 1):.0f}% "
-              f"of the machine (nice 10)")
+              f"of the machine (--nice {r['job_nice'] if r['job_nice'] is not None else 'default'}, "
+              f"JOB_CPU_SHARE {r['job_cpu_share'] if r['job_cpu_share'] is not None else 'default'})")
+    if r.get("jobs_ran"):
+        print("jobs to their end (kind status, seconds run): " + "; ".join(
+            f"{kind} {status} {ran:.0f} s" for kind, status, _, ran in r["jobs_ran"]))
+    if r.get("pg_backends_cpu_s"):
+        print("PostgreSQL backends' CPU during the run: " + ", ".join(
+            f"{name.removeprefix('load-')} {cpu:.1f} s" for name, cpu in
+            sorted(r["pg_backends_cpu_s"].items())))
+    if r.get("cpu_pressure_share") is not None:
+        print(f"CPU pressure (share of the run some runnable thread waited for a CPU): "
+              f"{100 * r['cpu_pressure_share']:.0f}%")
     print(f"errors: {r['errors']}" + (f" e.g. {r['error_samples']}" if r["errors"] else ""))
     print(f"answers recorded per clients: {r['recorded']}; attempt rows: {r['attempt_rows']}; "
           f"recorded twice: {r['recorded_twice']}; "
@@ -555,6 +639,13 @@ def main() -> int:
     parser.add_argument("--with-jobs", action="store_true",
                         help="run a check and a 10,000,000-deal edge job in two `trainer worker` "
                              "processes beside the trainees (issue 25)")
+    parser.add_argument("--job-nice", type=int, default=None,
+                        help="the job workers' --nice (default: trainer worker's default)")
+    parser.add_argument("--job-cpu-share", type=float, default=None,
+                        help="the job workers' JOB_CPU_SHARE (default: the product's default)")
+    parser.add_argument("--wait-jobs", type=float, default=0,
+                        help="after the run, wait up to this many seconds for the jobs to end "
+                             "and report how long each ran")
     args = parser.parse_args()
     sizes = [int(n) for n in str(args.trainees).split(",") if n.strip()]
     if args.database_url and len(sizes) > 1 and not args.fresh:

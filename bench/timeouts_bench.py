@@ -26,9 +26,11 @@ from sqlalchemy import insert, text
 
 from trainer import create_app
 from trainer.engine.drills import DrillContext, new_question
+from trainer.engine.house_way import load
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Membership, Role, User
 from trainer.services import drills as drill_service
+from trainer.services.drills import timeouts
 from trainer.services.reports import sql as report_queries
 
 TRAINEES = 200
@@ -39,7 +41,7 @@ DAYS = 180
 ABANDONED = 0.05
 STILL_OVERDUE = 40
 RUNS = 15
-CONTEXT = DrillContext("trump-plaza", "nevada")
+CONTEXT = DrillContext(load("trump-plaza"), "nevada")
 QUESTION = new_question("action", 1, CONTEXT)
 
 
@@ -147,7 +149,7 @@ def main() -> None:
             group, None))
         explain = "EXPLAIN QUERY PLAN " if db.engine.dialect.name == "sqlite" else "EXPLAIN "
         for label, users in (("25 trainees", group), ("the sweep", None)):
-            query = drill_service._overdue_query(users, None, now)
+            query = timeouts.overdue_query(users, None, now)
             compiled = query.compile(db.engine, compile_kwargs={"literal_binds": True})
             print(f"plan, {label}:")
             for row in db.session.execute(text(explain + str(compiled))):

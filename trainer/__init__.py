@@ -161,7 +161,7 @@ def configure_login(app: Flask) -> None:
     from trainer.web import sessions
 
     login_manager.init_app(app)
-    login_manager.login_view = "auth.login"
+    login_manager.login_view = sessions.SIGN_IN_VIEW
     login_manager.login_message_category = "info"
     login_manager.login_message = _l("Please sign in to see this page.")
 
@@ -181,9 +181,11 @@ def configure_blueprints(app: Flask) -> None:
     from trainer.web import (
         admin,
         auth,
+        classroom,
         drills,
         exams,
         health,
+        learning,
         main,
         manager,
         manager_ways,
@@ -203,6 +205,8 @@ def configure_blueprints(app: Flask) -> None:
     app.register_blueprint(manager_ways.bp)  # the house-way editor (issue 18)
     app.register_blueprint(reference.bp)
     app.register_blueprint(play.bp)
+    app.register_blueprint(classroom.bp)  # classroom mode (issue 31)
+    app.register_blueprint(learning.bp)  # practice that adapts (issue 30)
 
 
 def configure_errors(app: Flask) -> None:
@@ -220,10 +224,11 @@ def configure_security(app: Flask) -> None:
 
 
 def configure_static_files(app: Flask) -> None:
-    """Version the static URLs and hash and gzip every static file now, not in a request."""
-    from trainer.web import static_files
+    """Version the static URLs and hash and gzip every static file now, not in a request
+    (the drill kinds' scripts too, kept in their web folders)."""
+    from trainer.web import drill_kinds, static_files
 
-    static_files.register(app)
+    static_files.register(app, extra=drill_kinds.scripts(app))
 
 
 def configure_template_filters(app: Flask) -> None:
@@ -259,6 +264,7 @@ def warm_engine() -> None:
     for name in preset_names():
         # With its class tables (both wheel settings), so no request loads one.
         load(name).warm_tables()
-    # Published custom versions and preset snapshots, found by the engine through the
-    # one service that owns them (each loaded once a process, on first use).
-    house_ways.install_resolver()
+    # Published custom versions and preset snapshots are found by the one service that
+    # owns them and handed down to the engine (each kept once a process, on first use):
+    # a new app may have a new database, so what an earlier app found is forgotten.
+    house_ways.forget()

@@ -1,7 +1,8 @@
 // The drill page: fetch a question, collect the answer by mouse, touch or keyboard,
 // send it, show the feedback. The server owns the question, the key and the clock;
 // the countdown here is only a display. lib.js adds the CSRF header to every POST;
-// each kind's script (static/js/kinds/<slug>.js, loaded first) wires its questions.
+// each kind's script (templates/drills/kinds/<slug>/kind.js, served as
+// /static/kinds/<slug>.js and loaded first) wires its questions.
 (function () {
   "use strict";
 
@@ -284,7 +285,7 @@
     };
   }
 
-  // What a kind's script (static/js/kinds/<slug>.js) wires its question with.
+  // What a kind's script (templates/drills/kinds/<slug>/kind.js) wires its question with.
   var controls = {
     submit: function (answer) { submit(answer); },
     picker: picker,

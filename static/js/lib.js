@@ -92,8 +92,9 @@
     button.focus({ preventScroll: true });
   };
 
-  // The drill kinds' question wiring by slug: static/js/kinds/<slug>.js adds its own,
-  // a function (box, controls) returning { key: function (event) -> handled }.
+  // The drill kinds' question wiring by slug: each kind's script (its web folder's
+  // kind.js, served as /static/kinds/<slug>.js) adds its own, a function
+  // (box, controls) returning { key: function (event) -> handled }.
   PaiGow.kinds = PaiGow.kinds || {};
 
   // Key W presses [data-key="w"] (not while typing); in [data-key-scope] rows the

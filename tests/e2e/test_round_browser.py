@@ -12,6 +12,7 @@ from trainer.engine.drills import DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion
 from trainer.services import drills as drill_service
+from trainer.services.drills import sessions
 from trainer.web.languages import money_format
 
 # Rounds dealt from these seeds under the demo group's rules (trump-plaza, nevada), by
@@ -40,7 +41,7 @@ def sign_in_to_drills(page: Any, live_server: str) -> None:
 
 def deal_from(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Make the drill service deal its next round from ``seed``."""
-    monkeypatch.setattr(drill_service, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+    monkeypatch.setattr(sessions, "secrets", SimpleNamespace(randbits=lambda bits: seed))
 
 
 def session_id(page: Any) -> int:

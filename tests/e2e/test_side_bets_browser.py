@@ -17,6 +17,7 @@ from trainer.extensions import db
 from trainer.models import GameHand, Group, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services import table as game_table
+from trainer.services.drills import sessions
 
 pytestmark = pytest.mark.e2e
 
@@ -61,7 +62,7 @@ def test_a_round_with_a_bonus_and_an_envy(app: Flask, live_server: str, page: An
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     house_way = on_profile(app, "nevada-fortune")
     seed = envy_round_seed(house_way)
-    monkeypatch.setattr(drill_service, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+    monkeypatch.setattr(sessions, "secrets", SimpleNamespace(randbits=lambda bits: seed))
     sign_in(page, live_server)
     page.goto(f"{live_server}/drills/")
     page.click("[data-start=round-practice]")

@@ -28,13 +28,15 @@ from typing import Any
 from trainer.engine.drills import DRILLS, DrillContext, new_question
 from trainer.engine.drills.base import Drill
 from trainer.engine.drills.explain import Feedback
+from trainer.engine.house_way import load
+from trainer.engine.profiles import FoulPolicy
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "feedback-english.json"
 CONTEXTS = (DrillContext(), DrillContext(profile="california"),
             DrillContext(profile="no-commission"), DrillContext(profile="nevada-fortune"),
             DrillContext(profile="nevada-emperors"), DrillContext(profile="nevada-progressive"),
             DrillContext(profile="ez"),
-            DrillContext(house_way="mgm-grand", foul_policy="house_way"))
+            DrillContext(load("mgm-grand"), foul_policy=FoulPolicy.HOUSE_WAY))
 # Rounds also under "my mistakes" on the player-banker's commission (a player banks).
 ROUND_CONTEXTS = (*CONTEXTS, DrillContext(profile="ez",
                                           focus_rules=("round.settle.banker-commission",)))
@@ -125,14 +127,16 @@ def _right(slug: str, q: dict[str, Any], key: dict[str, Any]) -> list[dict[str, 
 def answers(drill: Drill, q: dict[str, Any], context: DrillContext) -> Iterator[Any]:
     """Yield None (no answer in time) and every valid answer of the list above, once each."""
     yield None
-    key = drill.grade(q, drill.probe(q), context).correct_answer
+    # Built as JSON (a typed kind's answers and key through its edge), read back typed.
+    key = drill.key_json(drill.grade(q, drill.probe(q), context).correct_answer)
     seen: list[Any] = []
-    candidates = [drill.probe(q), *list((drill.answer_choices(q, context) or {}).values())[:3],
-                  *_right(drill.slug, q, key)]
+    candidates = [drill.answer_json(a) for a in [
+        drill.probe(q), *list((drill.answer_choices(q, context) or {}).values())[:3]]]
+    candidates += _right(drill.slug, drill.question_json(q), key)
     for answer in candidates:
         if answer not in seen and _valid(drill, q, context, answer):
             seen.append(answer)
-            yield answer
+            yield answer if drill.answer_type is None else drill.read_answer(q, answer, context)
 
 
 def questions() -> Iterator[tuple[str, Drill, dict[str, Any], DrillContext]]:

@@ -12,9 +12,10 @@ import pytest
 
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.engine.drills.schema import MAX_CENTS
+from trainer.engine.profiles import FoulPolicy
 
 CTX = DrillContext()
-HOUSE_WAY_FOULS = DrillContext(foul_policy="house_way")
+HOUSE_WAY_FOULS = DrillContext(foul_policy=FoulPolicy.HOUSE_WAY)
 HUGE = "A" * 1_000_000
 
 
@@ -71,7 +72,7 @@ def put(value: Any, path: tuple, new: Any) -> Any:
 def test_every_drill_accepts_its_own_well_formed_answer_unchanged(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         assert drill.validate_answer(question, answer, CTX) == answer
         assert drill.validate_answer(question, answer, None) == answer
 
@@ -80,7 +81,7 @@ def test_every_drill_accepts_its_own_well_formed_answer_unchanged(slug: str) -> 
 def test_every_drill_refuses_an_unknown_key_at_any_depth(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         assert "does not take: 'x'" in str(refused(slug, question, {**answer, "x": 1}))
         refused(slug, question, {**answer, HUGE: 1})
         for path, leaf in leaves(answer):
@@ -99,7 +100,7 @@ def test_every_drill_refuses_anything_but_an_object(slug: str) -> None:
 def test_every_drill_refuses_a_wrong_type_in_every_field(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         for path, _leaf in leaves(answer):
             if path:
                 refused(slug, question, put(answer, path, {"deep": [[[["x"]]]]}))
@@ -109,7 +110,7 @@ def test_every_drill_refuses_a_wrong_type_in_every_field(slug: str) -> None:
 def test_every_drill_takes_no_boolean_for_a_number_and_no_number_for_a_boolean(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         for path, leaf in leaves(answer):
             if isinstance(leaf, bool):
                 refused(slug, question, put(answer, path, int(leaf)))
@@ -124,7 +125,7 @@ def test_every_drill_takes_no_boolean_for_a_number_and_no_number_for_a_boolean(s
 def test_every_drill_refuses_a_list_too_long(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         lists = [(path, leaf) for path, leaf in leaves(answer) if isinstance(leaf, list)]
         for path, leaf in lists:
             filler = copy.deepcopy(leaf[-1]) if leaf else {"seat": 2, "action": "take"}
@@ -137,7 +138,7 @@ def test_every_drill_refuses_a_list_too_long(slug: str) -> None:
 def test_every_drill_refuses_a_huge_string_without_repeating_it(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
+        answer = drill.answer_json(drill.probe(question))
         for path, _leaf in leaves(answer):
             if path:
                 refused(slug, question, put(answer, path, HUGE))
@@ -147,15 +148,16 @@ def test_every_drill_refuses_a_huge_string_without_repeating_it(slug: str) -> No
 def test_every_drill_grades_only_what_its_schema_accepts(slug: str) -> None:
     drill = get_drill(slug)
     for question in questions(slug):
-        answer = drill.probe(question)
-        grade = drill.grade(question, answer, CTX)
+        answer = drill.answer_json(drill.probe(question))
+        grade = drill.grade(question, drill.read_answer(question, answer, CTX), CTX)
         assert isinstance(grade.correct, bool) and grade.rule_id
 
 
 def test_cards_are_normalized_to_their_canonical_names() -> None:
     drill = get_drill("house-way")
-    q = {"cards": ["Kh", "Kd", "9c", "Ts", "5h", "3c", "JK"]}
+    q = drill.read_question({"cards": ["Kh", "Kd", "9c", "Ts", "5h", "3c", "JK"]})
     assert drill.validate_answer(q, {"front": ["10s", "joker"]}) == {"front": ["Ts", "JK"]}
+    assert drill.read_answer(q, {"front": ["10s", "joker"]}, None).front == ("Ts", "JK")
     assert drill.validate_answer(q, {"front": ["kh", "KD"]}) == {"front": ["Kh", "Kd"]}
 
 
@@ -168,8 +170,8 @@ def test_an_action_seat_is_a_whole_number_from_one_to_seven() -> None:
 
 def test_a_settled_winner_needs_an_amount_and_a_push_or_loser_has_none() -> None:
     q = new_question("settlement", 3, CTX)
-    seat = q["positions"][0]["seat"]
-    rest = [{"outcome": "lose"} for _ in q["positions"][1:]]
+    seat = q.positions[0].seat
+    rest = [{"outcome": "lose"} for _ in q.positions[1:]]
     drill = get_drill("settlement")
     ok = {"positions": [{"outcome": "win", "paid_cents": 950}, *rest]}
     assert drill.validate_answer(q, ok) == ok
@@ -190,9 +192,9 @@ def test_a_settled_winner_needs_an_amount_and_a_push_or_loser_has_none() -> None
 def test_a_round_settle_step_names_each_seat_with_a_hand_at_most_once() -> None:
     drill = get_drill("round")
     settle = next(q for q in questions("round", range(40))
-                  if q["step"] == "settle" and q["banker_seat"] == 1 and len(q["players"]) >= 2)
-    seat = settle["players"][0]["seat"]
-    empty = next(s for s in range(1, 8) if s not in [p["seat"] for p in settle["players"]])
+                  if q.step == "settle" and q.banker_seat == 1 and len(q.players) >= 2)
+    seat = settle.players[0].seat
+    empty = next(s for s in range(1, 8) if s not in [p.seat for p in settle.players])
     assert drill.validate_answer(settle, {"order": [{"seat": seat, "action": "pay", "paid_cents": 95}]})
     for bad, words in [({"order": [{"seat": seat, "action": "take"}] * 2}, "settled twice"),
                        ({"order": [{"seat": empty, "action": "take"}]}, "seats that have a hand"),
@@ -205,7 +207,7 @@ def test_a_round_settle_step_names_each_seat_with_a_hand_at_most_once() -> None:
 
 def test_a_player_banked_round_needs_the_banker_commission() -> None:
     settle = next(q for q in questions("round", range(80))
-                  if q["step"] == "settle" and q["banker_seat"] != 1)
+                  if q.step == "settle" and q.banker_seat != 1)
     assert "commission the player-banker pays" in str(refused("round", settle, {"order": []}))
     refused("round", settle, {"order": [], "banker_commission_cents": True})
     assert get_drill("round").validate_answer(
@@ -216,10 +218,10 @@ def test_calling_a_hand_fouled_under_the_house_way_policy_needs_the_reset_whatev
     # The shape of an answer never depends on the right answer: a bare "fouled"
     # is refused for a legal hand and a fouled one alike, so a refusal tells nothing.
     drill = get_drill("foul-check")
-    legal = {"back": ["Ah", "Ad", "9c", "7s", "3d"], "front": ["Kc", "Qh"]}
-    fouled = {"back": ["Kh", "Js", "8c", "7s", "3d"], "front": ["Ac", "Ah"]}
+    legal = drill.read_question({"back": ["Ah", "Ad", "9c", "7s", "3d"], "front": ["Kc", "Qh"]})
+    fouled = drill.read_question({"back": ["Kh", "Js", "8c", "7s", "3d"], "front": ["Ac", "Ah"]})
     for q in (legal, fouled):
         assert "missing 'front'" in str(refused("foul-check", q, {"fouled": True}, HOUSE_WAY_FOULS))
         assert drill.validate_answer(q, {"fouled": True}, CTX) == {"fouled": True}
         assert "Only a hand called fouled" in str(
-            refused("foul-check", q, {"fouled": False, "front": q["front"]}))
+            refused("foul-check", q, {"fouled": False, "front": list(q.front)}))

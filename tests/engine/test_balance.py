@@ -7,6 +7,8 @@ import pytest
 from trainer.engine.cards import JOKER, parse_cards
 from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.engine.drills import base as drills_base
+from trainer.engine.drills.codec import to_json
+from trainer.engine.profiles import FoulPolicy
 
 CTX = DrillContext()
 MARGIN = 0.03
@@ -49,7 +51,8 @@ def constant_scores(kind, ctx, seeds=QUESTIONS, cap=MAX_SEEDS):
             answers = tuple(sorted(choices))
             for name, answer in choices.items():
                 grade = drill.grade(question, answer, ctx)
-                parts = grade.parts or ({"correct": grade.correct},)
+                # A typed kind's parts are dataclasses: read them in their JSON form.
+                parts = to_json(list(grade.parts)) or ({"correct": grade.correct},)
                 counted: Counter = Counter()
                 for p in parts:
                     if "chance" in p and p["chance"] is None:
@@ -111,7 +114,7 @@ def test_chance_levels_are_one_over_the_answers():
 
 @pytest.mark.parametrize("ctx", [
     DrillContext(profile="no-commission"),
-    DrillContext(profile="california", foul_policy="house_way"),
+    DrillContext(profile="california", foul_policy=FoulPolicy.HOUSE_WAY),
 ], ids=["no-commission", "california-house-way-fouls"])
 @pytest.mark.parametrize("kind", ["foul-check", "settlement"])
 def test_balance_holds_under_every_table_rules_profile(kind, ctx):
@@ -148,7 +151,7 @@ def test_my_mistakes_draw_from_the_missed_families():
                           "foul.legal.pair-under-pair", "foul.legal.pair-under-better"}
     copies = DrillContext(focus_rules=("reading.copy.five",))
     questions = [new_question("hand-reading", s, copies) for s in range(300)]
-    assert all(q["mode"] == "compare" and len(q["a"]) == 5 for q in questions)
+    assert all(q.mode == "compare" and len(q.a) == 5 for q in questions)
 
 
 @pytest.mark.parametrize("focus", [
@@ -160,7 +163,7 @@ def test_my_mistakes_of_one_answer_cannot_be_balanced(focus):
     ctx = DrillContext(focus_rules=focus)
     drill = get_drill("foul-check")
     assert not drill.balanced(ctx)
-    answers = {drill.grade(q, {"fouled": False}, ctx).correct_answer["fouled"]
+    answers = {drill.grade(q, drill.probe(q), ctx).correct_answer.fouled
                for q in (new_question("foul-check", s, ctx) for s in range(100))}
     assert len(answers) == 1
 
@@ -182,8 +185,10 @@ def test_questions_recorded_before_balancing_still_replay_as_they_were_shown():
     old = DrillContext.from_dict({"house_way": "trump-plaza", "profile": "nevada",
                                   "foul_policy": "lose", "focus_rules": []})
     assert old.generator == 1
-    assert new_question("action", 3, old) == {"banker_seat": 1, "dice": [2, 5, 5], "kind": "action",
-                                           "occupied": [1, 2, 3, 4, 5, 6, 7], "seed": 3}
+    action = get_drill("action")
+    assert action.question_json(new_question("action", 3, old)) == {
+        "banker_seat": 1, "dice": [2, 5, 5], "kind": "action", "occupied": [1, 2, 3, 4, 5, 6, 7],
+        "seed": 3}
     assert new_question("action", 3, CTX) != new_question("action", 3, old)
     with pytest.raises(ValueError, match="no question generator"):
         DrillContext.from_dict({"generator": 99})
@@ -208,7 +213,8 @@ def _card_lists(value, path=""):
 def test_the_joker_shows_anywhere_in_a_hand(kind):
     where: dict = defaultdict(Counter)
     for seed in range(1500):
-        for path, cards in _card_lists(_question(kind, seed, CTX)):
+        # The question as shown (its JSON): every list of cards in it, however deep.
+        for path, cards in _card_lists(get_drill(kind).question_json(_question(kind, seed, CTX))):
             if JOKER in cards and len(cards) > 1:
                 where[(path, len(cards))][cards.index(JOKER)] += 1
     for (path, size), spots in where.items():
@@ -227,7 +233,7 @@ def test_the_first_cards_shown_are_not_the_house_way_front():
         question = new_question("house-way", seed, CTX)
         key = drill.key(question, CTX)
         front = set(key.front)
-        cards = parse_cards(question["cards"], 7)
+        cards = parse_cards(question.cards, 7)
         for i, card in enumerate(cards):
             in_front[i] += card in front
         by_family[key.family]["n"] += 1
@@ -244,8 +250,8 @@ def test_foul_check_card_order_does_not_tell_legal_from_fouled():
     first_high = Counter()
     for seed in range(2000):
         question = new_question("foul-check", seed, CTX)
-        answer = drill.grade(question, {"fouled": False}, CTX).correct_answer["fouled"]
-        back = parse_cards(question["back"], 5)
+        answer = drill.grade(question, drill.probe(question), CTX).correct_answer.fouled
+        back = parse_cards(question.back, 5)
         first_high[answer, "n"] += 1
         first_high[answer, "top"] += back[0].rank == max(c.rank for c in back)
     for answer in (True, False):

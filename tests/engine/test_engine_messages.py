@@ -26,10 +26,12 @@ from trainer.engine import game, settlement
 from trainer.engine.action import deal_order, verify_total
 from trainer.engine.cards import parse_card, parse_cards, verify_distinct
 from trainer.engine.drills import DRILLS, DrillContext, explain, get_drill, new_question
+from trainer.engine.drills.kinds.house_way.words import FAMILY_WORDS
 from trainer.engine.drills.schema import Each, Fields, ListOf, Whole
-from trainer.engine.house_way import KINDS
+from trainer.engine.drills.skills import BOOK
+from trainer.engine.house_way import RULE_KINDS
 from trainer.engine.messages import N_, EngineError, Joined, Message, Money
-from trainer.engine.profiles import get_profile
+from trainer.engine.profiles import FoulPolicy, get_profile
 from trainer.engine.setting import splits, verify_set_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,7 +190,7 @@ def questions(slug: str, context: DrillContext) -> Iterator[dict[str, Any]]:
 
 
 CONTEXTS = [DrillContext(), DrillContext(profile="nevada-fortune"),
-            DrillContext(foul_policy="house_way")]
+            DrillContext(foul_policy=FoulPolicy.HOUSE_WAY)]
 
 
 @pytest.mark.parametrize("slug", sorted(DRILLS))
@@ -197,7 +199,8 @@ def test_every_refusal_of_a_malformed_answer_is_a_marked_sentence(slug: str) -> 
     seen: set[str] = set()
     for context in CONTEXTS:
         for question in questions(slug, context):
-            well_formed = drill.probe(question)
+            # The answer as it comes in (JSON): malformed variants of the drill's own probe.
+            well_formed = drill.answer_json(drill.probe(question))
             drill.validate_answer(question, well_formed, context)
             for answer in malformed(well_formed):
                 try:
@@ -217,12 +220,31 @@ def test_every_engine_template_names_its_placeholders() -> None:
         assert not re.search(r"\{\w*\}", template), f"a str.format placeholder in {template!r}"
 
 
+def _msgids(words: Any, nested: bool = True) -> Iterator[str]:
+    """Yield the marked msgids a skill's words are made of: a msgid, or a composed message
+    and (``nested``) the messages among its values ("" is no words)."""
+    if isinstance(words, str) and words:
+        yield words
+    elif isinstance(words, Message):
+        for message in messages_in(words) if nested else (words,):
+            yield message.template
+
+
 def test_the_rule_books_lines_and_the_hints_are_marked() -> None:
-    sentences = [text for _section, text in explain.RULE_BOOK.values()]
-    sentences += [explain.READING_CATEGORY[1], explain.READING_JOKER[1], explain.hint("no.such")]
-    sentences += [*explain.FAMILY_WORDS.values(), *explain.DRILL_HINTS.values()]
+    """Every registered kind's skills (their sentences, names and hints, ``skills.BOOK``),
+    the house-way hint's family words and the look-up's own fallback are extracted."""
+    sentences = [explain.hint("no.such")]
+    for found in BOOK.values():
+        for words in (found.sentence, found.hint):
+            sentences += _msgids(words)
+        # A composed name's own template; its values, and a name that is plain text, may be
+        # data words (a pay table's line names, translated from the data's catalogue).
+        for words in (found.name, found.short):
+            if isinstance(words, Message):
+                sentences += _msgids(words, nested=False)
+    sentences += FAMILY_WORDS.values()
     # A hand's hint is made of the deciding rule's kind: its words are marked too.
-    sentences += [text for kind in KINDS.values() for text in (kind.front_text, kind.back_text)
+    sentences += [text for kind in RULE_KINDS.values() for text in (kind.front_text, kind.back_text)
                   if text]
     assert len(sentences) > 40
     for sentence in sentences:
@@ -240,7 +262,12 @@ def test_an_unmarked_sentence_is_not_extracted_so_the_check_can_fail() -> None:
 def test_the_engines_refusals_a_trainee_sees_carry_no_unmarked_literal() -> None:
     """In the modules whose refusals reach a trainee, no ``raise ValueError("...")`` is left."""
     modules = ["cards.py", "setting.py", "action.py", "game.py", "drills/schema.py",
-               "drills/settlement_drill.py", "drills/foul_check.py", "drills/side_bet_parts.py"]
+               "drills/side_bet_parts.py"]
+    # The homes of the kinds whose answers a trainee sends (every module of each).
+    for home in ("settlement", "foul_check", "house_way", "hand_reading"):
+        modules += sorted(p.relative_to(ENGINE).as_posix()
+                          for p in (ENGINE / "drills" / "kinds" / home).glob("*.py"))
+    assert len(modules) > 12
     for name in modules:
         text = (ENGINE / name).read_text(encoding="utf-8")
         # A programming error no request can cause (dealing more cards than the deck holds).

@@ -112,7 +112,7 @@ def test_preset_file_carries_what_the_printable_sheet_needs(name: str) -> None:
     assert way.name == name and way.casino and way.source and way.title
     assert way.rules and way.coverage and len(way.examples) == 4
     for rule in way.rules:
-        assert rule.text and rule.kind in kinds.KINDS and rule.number
+        assert rule.text and rule.kind in kinds.RULE_KINDS and rule.number
         assert rule.id.startswith(rule.family + ".")
 
 
@@ -285,7 +285,7 @@ def test_a_fouling_rule_falls_back_and_logs_a_sheet_error(monkeypatch, caplog) -
     """README section 7: a setting that would foul is replaced, under <id>.fallback."""
     bad = kinds.Kind("one-pair.standard", frozenset({"one-pair"}),
                      lambda s: (s.pairs[0], s.pairs[0]), "the pair", "the rest")
-    monkeypatch.setitem(kinds.KINDS, "one-pair.standard", bad)
+    monkeypatch.setitem(kinds.RULE_KINDS, "one-pair.standard", bad)
     # The interpreter: the shipped class table holds the real kind's answers.
     way = HouseWay.from_toml(_trump_text(), table=False)
     with caplog.at_level(logging.ERROR):

@@ -532,10 +532,10 @@ def test_a_broken_way_made_by_the_operations_is_reported():
 # --- what the form offers ---------------------------------------------------------------------
 
 def test_rule_kinds_describe_every_kind_in_words():
-    assert [k.name for k in E.RULE_KINDS] == list(K.KINDS)
-    for info in E.RULE_KINDS:
+    assert [k.name for k in E.RULE_KIND_INFO] == list(K.RULE_KINDS)
+    for info in E.RULE_KIND_INFO:
         assert info.label and "_" not in info.label and "." not in info.label
-        assert set(info.shapes) == K.KINDS[info.name].shapes
+        assert set(info.shapes) == K.RULE_KINDS[info.name].shapes
         assert info.takes_pool == (info.name == "sf.best-front")
 
 

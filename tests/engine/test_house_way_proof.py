@@ -257,7 +257,7 @@ def higher_pair_front_kind(monkeypatch):
     fouling rule needs a kind made for the test."""
     kind = K.Kind("two-pair.high-front", frozenset({"two-pair"}),
                   lambda s: (s.pairs[0], s.pairs[0]), "higher pair", "lower pair + three")
-    monkeypatch.setitem(K.KINDS, kind.name, kind)
+    monkeypatch.setitem(K.RULE_KINDS, kind.name, kind)
     return kind
 
 

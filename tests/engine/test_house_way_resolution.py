@@ -1,28 +1,24 @@
-"""House ways beyond the presets (issue 18): the resolver, ``load_exact`` and ``DrillContext.way``.
+"""House ways beyond the presets reach the engine as objects (issues 18 and 28).
 
-The engine owns the presets; a published custom version (``slug@n``) or a preset's
-earlier rule data is found through the resolver the app installs. These tests install
-their own resolver (a dict of house ways), so no app or database is involved.
+The engine owns the presets only. A manager's published version (``slug@n``) or a
+preset's earlier rule data is found by the services (``services/house_ways.exact``) and
+handed down in the drill's context (``DrillContext.way``), as custom table profiles
+travel (``custom``): the engine never looks one up by name and nothing installs a
+look-up in it. These tests use plain engine objects: no app, no database, no resolver.
 """
 from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
 
 import pytest
 
+import trainer.engine.house_way as house_way_package
 from trainer.engine.cards import card_list
 from trainer.engine.drills import DrillContext, get_drill
-from trainer.engine.house_way import (
-    HouseWay,
-    HouseWayError,
-    interpreter,
-    load,
-    load_exact,
-    preset_names,
-    set_resolver,
-)
+from trainer.engine.drills.context import preset_way
+from trainer.engine.drills.explain import house_way_name, sheet_sentence
+from trainer.engine.house_way import HouseWay, HouseWayError, interpreter, load, preset_names
 
 OTHER = "flamingo-hilton"
 
@@ -43,96 +39,43 @@ def _differing_hand(a: HouseWay, b: HouseWay) -> list[str]:
     raise AssertionError("no hand sets differently")
 
 
-class Stored:
-    """What the test resolver knows (by ref and digest) and what it was asked."""
-
-    def __init__(self) -> None:
-        self.ways: dict[tuple[str, str], HouseWay] = {}
-        self.calls: list[tuple[str, str | None]] = []
-
-    def add(self, ref: str, way: HouseWay) -> None:
-        self.ways[(ref, way.rules_digest)] = way
-
-    def find(self, ref: str, digest: str | None) -> HouseWay | None:
-        self.calls.append((ref, digest))
-        for (r, d), way in self.ways.items():
-            if r == ref and (digest is None or d == digest):
-                return way
-        return None
+def test_the_engine_has_no_resolver_to_install() -> None:
+    for module in (interpreter, house_way_package):
+        for name in ("set_resolver", "_RESOLVER", "_RESOLVED", "load_exact"):
+            assert not hasattr(module, name), f"{module.__name__}.{name}"
 
 
-@pytest.fixture
-def resolver() -> Iterator[Stored]:
-    """Install a resolver answering from ``Stored``; put the previous one back after."""
-    stored = Stored()
-    previous = list(interpreter._RESOLVER)
-    set_resolver(stored.find)
-    yield stored
-    set_resolver(previous[0] if previous else None)
-
-
-def test_load_asks_the_resolver_for_a_name_that_is_no_preset_once(resolver: Stored) -> None:
-    way = _renamed(OTHER, "riverside@1")
-    resolver.add("riverside@1", way)
-    assert load("riverside@1") is way
-    assert load("riverside@1") is way
-    assert resolver.calls == [("riverside@1", None)]
-    # A preset never asks the resolver.
+def test_load_knows_only_the_presets() -> None:
     assert load("trump-plaza").name == "trump-plaza"
-    assert resolver.calls == [("riverside@1", None)]
-
-
-def test_load_of_a_name_nobody_knows_says_unknown_house_way(resolver: Stored) -> None:
     with pytest.raises(ValueError, match="Unknown house way"):
-        load("riverside@9")
-    # Not found is not remembered: a version published later is found then.
-    way = _renamed(OTHER, "riverside@9")
-    resolver.add("riverside@9", way)
-    assert load("riverside@9") is way
+        load("riverside@1")
 
 
-def test_load_without_a_resolver_knows_only_the_presets() -> None:
-    previous = list(interpreter._RESOLVER)
-    set_resolver(None)
-    try:
-        with pytest.raises(ValueError, match="Unknown house way"):
-            load("riverside@1")
-    finally:
-        set_resolver(previous[0] if previous else None)
-
-
-def test_load_exact_gives_the_preset_while_its_digest_matches(resolver: Stored) -> None:
+def test_preset_way_gives_the_preset_while_its_digest_matches_and_refuses_other_rules() -> None:
     preset = load("trump-plaza")
-    assert load_exact("trump-plaza", preset.rules_digest) is preset
-    assert load_exact("trump-plaza", None) is preset
-    assert resolver.calls == []
-
-
-def test_load_exact_gives_the_stored_snapshot_when_the_preset_changed(resolver: Stored) -> None:
-    # A snapshot of trump-plaza's rules as they were (here: another sheet's rules).
-    old = _renamed(OTHER, "trump-plaza")
-    resolver.add("trump-plaza", old)
-    assert old.rules_digest != load("trump-plaza").rules_digest
-    assert load_exact("trump-plaza", old.rules_digest) is old
-
-
-def test_load_exact_refuses_when_the_graded_rules_are_not_stored(resolver: Stored) -> None:
-    with pytest.raises(HouseWayError, match="not stored"):
-        load_exact("trump-plaza", "0" * 64)
-    way = _renamed(OTHER, "riverside@1")
-    resolver.add("riverside@1", way)
-    assert load_exact("riverside@1", way.rules_digest) is way
-    with pytest.raises(HouseWayError, match="not stored"):
-        load_exact("riverside@1", "0" * 64)
+    assert preset_way("trump-plaza", preset.rules_digest) is preset
+    assert preset_way("trump-plaza") is preset
+    # A preset's earlier rules or a published version: only the services find those.
+    with pytest.raises(HouseWayError):
+        preset_way("trump-plaza", "0" * 64)
+    with pytest.raises(ValueError, match="only the services"):
+        preset_way("riverside@1")
 
 
 def test_context_stores_the_digest_only_when_set() -> None:
-    plain = DrillContext("trump-plaza")
+    plain = DrillContext(load("trump-plaza"))
     assert "house_way_digest" not in plain.as_dict()
     digest = load("trump-plaza").rules_digest
-    pinned = DrillContext("trump-plaza", house_way_digest=digest)
+    pinned = DrillContext(load("trump-plaza"), house_way_digest=digest)
     assert pinned.as_dict()["house_way_digest"] == digest
     assert DrillContext.from_dict(pinned.as_dict()).house_way_digest == digest
+
+
+def test_a_context_refuses_a_way_whose_rules_are_not_the_recorded_ones() -> None:
+    with pytest.raises(HouseWayError):
+        DrillContext(load("trump-plaza"), house_way_digest=load(OTHER).rules_digest)
+    with pytest.raises(TypeError):
+        DrillContext("trump-plaza")  # type: ignore[arg-type]  # a name is no way
 
 
 def test_a_context_stored_before_digests_grades_by_the_current_preset() -> None:
@@ -141,27 +84,47 @@ def test_a_context_stored_before_digests_grades_by_the_current_preset() -> None:
     context = DrillContext.from_dict(old_json)
     assert context.house_way_digest is None
     assert context.way is load("mgm-grand")
+    assert context.as_dict() == {**old_json, "side_bet_rules": 1}
 
 
-def test_drills_grade_by_the_contexts_way_not_by_its_name(resolver: Stored) -> None:
+def test_a_stored_context_of_a_custom_way_is_read_with_the_way_the_services_resolved() -> None:
+    custom = _renamed(OTHER, "riverside@1")
+    stored = DrillContext(custom, house_way_digest=custom.rules_digest).as_dict()
+    assert stored["house_way"] == "riverside@1"
+    with pytest.raises(ValueError, match="only the services"):
+        DrillContext.from_dict(stored)  # the engine alone cannot find it
+    again = DrillContext.from_dict(stored, custom)
+    assert again.way is custom and again.as_dict() == stored
+
+
+def test_grading_a_custom_way_needs_no_resolver_the_context_carries_it() -> None:
     """A house-way question under ``riverside@1`` is graded by that version's rules."""
     custom = _renamed(OTHER, "riverside@1")
-    resolver.add("riverside@1", custom)
     default = load("trump-plaza")
     cards = _differing_hand(default, custom)
-    question = {"kind": "house-way", "cards": cards}
     drill = get_drill("house-way")
-    context = DrillContext("riverside@1", house_way_digest=custom.rules_digest)
-    custom_front = card_list(custom.set(cards).front)
-    default_front = card_list(default.set(cards).front)
-    assert drill.grade(question, {"front": custom_front}, context).correct
-    assert not drill.grade(question, {"front": default_front}, context).correct
+    question = drill.read_question({"kind": "house-way", "cards": cards})
+    context = DrillContext(custom, house_way_digest=custom.rules_digest)
+    assert context.house_way == "riverside@1"
+    custom_front = drill.read_answer(question, {"front": card_list(custom.set(cards).front)}, context)
+    default_front = drill.read_answer(question, {"front": card_list(default.set(cards).front)},
+                                      context)
+    assert drill.grade(question, custom_front, context).correct
+    assert not drill.grade(question, default_front, context).correct
     # Its feedback quotes the version's sheet and names the version's ref.
-    feedback = drill.feedback(question, {"front": default_front}, context)
+    feedback = drill.feedback(question, default_front, context)
     assert feedback.house_way == "riverside@1"
+
+
+def test_the_feedback_words_take_the_way_itself() -> None:
+    custom = _renamed(OTHER, "riverside@1")
+    rule = custom.rules[0]
+    assert house_way_name(custom) == custom.title.removesuffix(" house way")
+    assert sheet_sentence(custom, rule.id) == f"{house_way_name(custom)} {rule.number}: {rule.text}"
+    assert sheet_sentence(custom, "no-such-rule") == ""
 
 
 def test_every_preset_resolves_exactly_by_its_own_digest() -> None:
     for name in preset_names():
         way = load(name)
-        assert load_exact(name, way.rules_digest) is way
+        assert preset_way(name, way.rules_digest) is way

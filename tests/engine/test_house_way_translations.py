@@ -291,7 +291,7 @@ def test_a_hand_description_in_each_language() -> None:
     assert W.front_words(13, 7, "es") == "K-7"
 
 
-# --- the house-way editor keeps and checks them (editing.py) -------------------------------
+# --- the house-way editor keeps and checks them (editing/) -------------------------------
 
 @pytest.mark.parametrize("name", TRANSLATED)
 def test_the_export_round_trips_the_translations_as_tables(name: str) -> None:

@@ -10,12 +10,16 @@ from collections import Counter
 from itertools import combinations, product
 
 import pytest
+from engine.json_edge import JsonDrill
 
 from trainer.cli.house_way import summarize
 from trainer.engine.cards import JOKER
 from trainer.engine.cards import parse_cards as P
 from trainer.engine.drills import DrillContext, get_drill
-from trainer.engine.hands import Category, Outcome, category_of, rank5
+from trainer.engine.drills.kinds import round as round_kind
+from trainer.engine.drills.kinds import settlement
+from trainer.engine.drills.kinds.round import banker_cards, settle_all
+from trainer.engine.hands import CATEGORY_SHIFT, Category, Outcome, rank5
 from trainer.engine.profiles import FoulPolicy, get_profile
 from trainer.engine.settlement import Result, is_queen_high_pai_gow, settle
 
@@ -133,7 +137,7 @@ def _literal_queen_high(seven) -> bool:
     if len(ranks) != 7 or max(ranks) != 12:
         return False
     bad = {Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH}
-    return not any(category_of(rank5(five, wheel)) in bad
+    return not any(Category(rank5(five, wheel) >> CATEGORY_SHIFT) in bad
                    for five in combinations(seven, 5)
                    for wheel in ("second_highest", "lowest"))
 
@@ -182,7 +186,7 @@ def _settlement_question() -> dict:
 
 
 def test_settlement_drill_grades_every_bet_a_push_against_a_queen_high_banker():
-    drill = get_drill("settlement")
+    drill = JsonDrill(settlement.SLUG)
     question = _settlement_question()
     question["positions"][1]["back"] = ["Tc", "8s", "3h", "5h", "6h"]
     context = DrillContext(profile="no-commission")
@@ -197,24 +201,24 @@ def test_settlement_drill_grades_every_bet_a_push_against_a_queen_high_banker():
 
 
 def test_round_drill_explains_the_queen_high_push():
-    drill = get_drill("round")
+    drill = get_drill(round_kind.SLUG)
     context = DrillContext(profile="no-commission")
     for seed in range(5000):
         question = drill.generate(random.Random(seed), context)
-        if is_queen_high_pai_gow(P(drill.banker_cards(question))):
+        if is_queen_high_pai_gow(P(banker_cards(question))):
             break
     else:  # pragma: no cover
         pytest.fail("no queen-high banker in 5000 rounds")
     step = drill.at_step(question, 2, context)
-    settled = drill.settle_all(step, context)
+    settled = settle_all(step, context)
     assert all(s.outcome is Result.PUSH or (s.fouled and s.reset_back is None)
                for s in settled)
-    answer = {"order": [{"seat": p["seat"], "action": "take"}
-                        for p, s in zip(step["players"], settled, strict=True)
+    answer = {"order": [{"seat": p.seat, "action": "take"}
+                        for p, s in zip(step.players, settled, strict=True)
                         if s.outcome is Result.LOSE]}
-    if step["banker_seat"] != 1:
+    if step.banker_seat != 1:
         answer["banker_commission_cents"] = 0
-    grade = drill.grade(step, answer, context)
+    grade = drill.grade(step, drill.read_answer(step, answer, context), context)
     assert grade.correct
     assert "queen-high pai gow" in str(grade.explanation)
 

@@ -14,7 +14,6 @@ import json
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -25,6 +24,8 @@ from trainer.engine import side_bets
 from trainer.engine.bonus_settlement import settle_bonus, settle_round_bonuses
 from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills.codec import to_json
+from trainer.engine.drills.kinds import bonus
 from trainer.engine.side_bets import bonus_category, counts, load_table
 from trainer.engine.side_bets.counts import ALL_HANDS, category_counts, house_edge
 
@@ -33,7 +34,7 @@ register(cli)
 PROGRESSIVE = "nevada-progressive"
 ROYAL = parse_cards("As Ks Qs Js Ts 4h 2d", 7)
 NOTHING = parse_cards("As Kd 9s 7h 5c 3d 2h", 7)
-BONUS = get_drill("bonus")
+BONUS = get_drill(bonus.SLUG)
 # A context as every session stored it before side-bet rules 2: no ``side_bet_rules``.
 OLD_CONTEXT = {"house_way": "trump-plaza", "profile": PROGRESSIVE, "foul_policy": "lose",
                "focus_rules": [], "generator": 2}
@@ -131,10 +132,10 @@ def test_queens_dragon_edge_is_the_rule_books() -> None:
     assert row.split()[-1] == "10.02%" and "2,719,500 of 154,143,080" in out
 
 
-def _paying_seed(context: DrillContext) -> tuple[int, dict[str, Any]]:
+def _paying_seed(context: DrillContext) -> tuple[int, bonus.BonusQuestion]:
     for seed in range(400):
-        question = new_question("bonus", seed, context)
-        seven = parse_cards(question.get("cards") or question["back"] + question["front"], 7)
+        question = new_question(bonus.SLUG, seed, context)
+        seven = question.seven()
         category = bonus_category(seven, "ace-king")
         line = load_table("progressive").line_for(category)
         if line is not None and line.amount_cents is not None:
@@ -146,9 +147,11 @@ def test_attempt_graded_before_keeps_its_grade() -> None:
     old_context = DrillContext.from_dict(OLD_CONTEXT)
     assert old_context.side_bet_rules == 1
     seed, new = _paying_seed(DrillContext(profile=PROGRESSIVE))
-    old = new_question("bonus", seed, old_context)
+    old = new_question(bonus.SLUG, seed, old_context)
     # The same cards, bet and meter; only the new question records its "for 1" payment.
-    assert {k: v for k, v in new.items() if k != "payment"} == old and new["payment"] == "for-one"
+    new_row, old_row = BONUS.question_json(new), BONUS.question_json(old)
+    assert {k: v for k, v in new_row.items() if k != "payment"} == old_row
+    assert new_row["payment"] == "for-one" and "payment" not in old_row
     key = BONUS.grade(old, BONUS.probe(old), old_context).correct_answer
     old_grade = BONUS.grade(old, key, old_context)
     assert old_grade.correct and "and the bet stays" in str(old_grade.explanation)
@@ -167,9 +170,8 @@ def test_a_progressive_teaching_sentence_says_the_rule_it_was_graded_by() -> Non
     context = DrillContext(profile=PROGRESSIVE)
     key = BONUS.grade(question, BONUS.probe(question), context).correct_answer
     feedback = BONUS.feedback(question, key, context)
-    seven = parse_cards(question.get("cards") or question["back"] + question["front"], 7)
-    line = load_table("progressive").line_for(bonus_category(seven, "ace-king"))
-    assert line is not None and key["paid_cents"] == line.amount_cents
+    line = load_table("progressive").line_for(bonus_category(question.seven(), "ace-king"))
+    assert line is not None and key.paid_cents == line.amount_cents
     amount = f"${(line.amount_cents or 0) / 100:,.2f}"
     assert str(feedback.why) == (f"{line.name} pays a fixed {amount} for 1: {amount}, and the $1 "
                                  "bet, collected when the cards were dealt, is not returned.")
@@ -178,22 +180,22 @@ def test_a_progressive_teaching_sentence_says_the_rule_it_was_graded_by() -> Non
     for seed in range(400):
         q = new_question("settlement", seed, context)
         grade = settle.grade(q, settle.probe(q), context)
-        paid = [p for p in grade.parts if p.get("part") == "bonus" and p["paid_cents"]]
+        paid = [p for p in to_json(list(grade.parts)) if p.get("part") == "bonus" and p["paid_cents"]]
         if paid:
             break
     else:
         raise AssertionError("no paying progressive seat in 400 settlement questions")
-    assert q["side_bet"]["payment"] == "for-one"
+    assert settle.question_json(q)["side_bet"]["payment"] == "for-one"
     fb = settle.feedback(q, settle.probe(q), context, grade)
     said = [str(p.why) for p in fb.parts if "bonus" in p.name and "for 1" in str(p.why)]
     assert said and all("bet was collected when the cards were dealt" in s for s in said)
     # The same question as dealt under rules 1 says the bet stays, as it did then.
     old_context = DrillContext.from_dict({**OLD_CONTEXT, "profile": PROGRESSIVE})
     old_q = new_question("settlement", seed, old_context)
-    assert "payment" not in old_q["side_bet"]
+    assert "payment" not in settle.question_json(old_q)["side_bet"]
     old_grade = settle.grade(old_q, settle.probe(old_q), old_context)
-    assert [p for p in old_grade.parts if p.get("part") == "bonus"] == [
-        p for p in grade.parts if p.get("part") == "bonus"]
+    assert [p for p in to_json(list(old_grade.parts)) if p.get("part") == "bonus"] == [
+        p for p in to_json(list(grade.parts)) if p.get("part") == "bonus"]
     old_fb = settle.feedback(old_q, settle.probe(old_q), old_context, old_grade)
     assert not any("for 1" in str(p.why) for p in old_fb.parts)
 

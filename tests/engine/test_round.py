@@ -4,24 +4,31 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from engine.json_edge import JsonDrill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.engine.action import action_position, table_position
 from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DrillContext, get_drill, new_question
-from trainer.engine.drills.round_drill import DEALER_SEAT, STEPS, seat_of_pile
+from trainer.engine.drills import DrillContext
+from trainer.engine.drills.kinds.round import DEALER_SEAT, SLUG, STEPS, seat_of_pile
 from trainer.engine.house_way import load
 from trainer.engine.setting import is_foul, splits
 from trainer.engine.settlement import commission_cents, payout_cents
 
 CTX = DrillContext()
-DRILL = get_drill("round")
+# The drill through its JSON edge: questions, answers and keys as a stored row holds them.
+DRILL = JsonDrill(SLUG)
+
+
+def new_question(slug: str, seed: int, ctx: DrillContext) -> dict:
+    """Return the JSON of the round dealt from ``seed``."""
+    return JsonDrill(slug).question(seed, ctx)
 
 
 def round_of(seed: int, ctx: DrillContext = CTX) -> list[dict]:
     """Return the three step questions of the round dealt from ``seed``."""
-    base = new_question("round", seed, ctx)
+    base = new_question(SLUG, seed, ctx)
     return [DRILL.at_step(base, step, ctx) for step in range(len(STEPS))]
 
 

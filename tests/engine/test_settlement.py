@@ -10,12 +10,11 @@ from trainer.engine.hands import Outcome
 from trainer.engine.profiles import FoulPolicy, Rounding, get_profile
 from trainer.engine.setting import is_foul, splits
 from trainer.engine.settlement import (
+    SETTLEMENT_TABLE,
     Result,
     commission_cents,
     is_queen_high_pai_gow,
-    payment_order,
     payout_cents,
-    result_of,
     settle,
 )
 
@@ -28,7 +27,7 @@ W, L, C = Outcome.WIN, Outcome.LOSS, Outcome.COPY
     (L, C, Result.LOSE), (C, L, Result.LOSE), (C, C, Result.LOSE),
 ])
 def test_settlement_table_row(back, front, result):
-    assert result_of(back, front) is result
+    assert SETTLEMENT_TABLE[(back, front)] is result
 
 
 # Banker: back K-high straight, front Q-J.
@@ -146,11 +145,6 @@ def test_no_commission_pays_full_win_otherwise():
 ])
 def test_queen_high_pai_gow_definition(seven, expected):
     assert is_queen_high_pai_gow(P(seven)) is expected
-
-
-def test_dealer_takes_losers_then_pays_winners_pushes_left():
-    order = payment_order([Result.WIN, Result.PUSH, Result.LOSE, Result.WIN, Result.LOSE])
-    assert order == [2, 4, 0, 3]
 
 
 @pytest.mark.parametrize("bet", [0, -500, 12.5, "100", True])

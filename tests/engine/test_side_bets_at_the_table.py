@@ -8,10 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engine.json_edge import JsonDrill
 
 from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DrillContext, get_drill, new_question
-from trainer.engine.drills.round_drill import DEALER_SEAT, STEPS
+from trainer.engine.drills import DrillContext
+from trainer.engine.drills.kinds import round as round_kind
+from trainer.engine.drills.kinds import settlement
+from trainer.engine.drills.kinds.round import DEALER_SEAT, STEPS
+from trainer.engine.drills.kinds.round.grade import side_keys
 from trainer.engine.game import (
     PRACTICE_METER_CENTS,
     GameDeal,
@@ -27,8 +31,14 @@ from trainer.engine.side_bets import bonus_category, load_table
 # Each shipped side bet through its named profile.
 PROFILES = {"nevada-fortune": "fortune-standard", "nevada-emperors": "emperors-treasure",
             "nevada-progressive": "progressive", "ez": "queens-dragon"}
-SETTLEMENT = get_drill("settlement")
-ROUND = get_drill("round")
+# The drills through their JSON edge: questions, answers and keys as a stored row holds them.
+SETTLEMENT = JsonDrill(settlement.SLUG)
+ROUND = JsonDrill(round_kind.SLUG)
+
+
+def new_question(slug: str, seed: int, ctx: DrillContext) -> dict[str, Any]:
+    """Return the JSON of the question dealt from ``seed``."""
+    return JsonDrill(slug).question(seed, ctx)
 
 
 def seven(p: dict[str, Any]) -> list[int]:
@@ -264,7 +274,7 @@ def test_a_player_bankers_hand_pays_envy_and_the_dealers_does_not() -> None:
             continue
         if not any((p.get("bonus_cents") or 0) >= 500 for p in q["players"]):
             continue
-        keys = ROUND.side_keys(q, ctx)
+        keys = side_keys(ROUND.typed(q), ctx)
         assert all(k["envy"]["paid_cents"] > 0 for k in keys if k["bet_cents"] >= 500)
         assert all(p["seat"] != DEALER_SEAT for p in keys)
         return

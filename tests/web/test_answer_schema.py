@@ -36,7 +36,7 @@ def issued(app: Flask, session_id: int, position: int = 1) -> tuple[dict[str, An
         row = db.session.execute(
             db.select(IssuedQuestion).filter_by(session_id=session_id, position=position)
         ).scalar_one()
-        return dict(row.question), drill_service._context(row.context)
+        return dict(row.question), drill_service.context_from_json(row.context)
 
 
 def attempts(app: Flask) -> list[Attempt]:
@@ -95,7 +95,9 @@ def test_an_answer_of_the_wrong_shape_is_refused_and_nothing_is_stored(
     token = csrf_token(signed_in, "/drills/")
     signed_in.post(f"/drills/sessions/{session_id}/question", json={}, headers={"X-CSRFToken": token})
     question, _context = issued(app, session_id)
-    well_formed = get_drill(kind).probe(question)
+    drill = get_drill(kind)
+    # The drill's own probe, as the browser sends it (its JSON).
+    well_formed = drill.answer_json(drill.probe(drill.read_question(question)))
     for name, answer in bad_answers(well_formed).items():
         response = signed_in.post(f"/drills/sessions/{session_id}/answer",
                                   json={"position": 1, "answer": answer},
@@ -119,14 +121,16 @@ def test_what_is_stored_is_the_validated_answer_not_the_raw_body(
     session_id = start(signed_in, kind)
     token = csrf_token(signed_in, "/drills/")
     signed_in.post(f"/drills/sessions/{session_id}/question", json={}, headers={"X-CSRFToken": token})
-    question, context = issued(app, session_id)
-    sent = lowered(get_drill(kind).probe(question))
+    stored, context = issued(app, session_id)
+    drill = get_drill(kind)
+    question = drill.read_question(stored)
+    sent = lowered(drill.answer_json(drill.probe(question)))
     response = signed_in.post(f"/drills/sessions/{session_id}/answer",
                               json={"position": 1, "answer": sent}, headers={"X-CSRFToken": token})
     assert response.status_code == 200, response.get_json()
     [attempt] = attempts(app)
-    assert attempt.answer == get_drill(kind).validate_answer(question, sent, context)
-    assert attempt.answer == get_drill(kind).probe(question)
+    assert attempt.answer == drill.validate_answer(question, sent, context)
+    assert attempt.answer == drill.answer_json(drill.probe(question))
 
 
 def test_a_house_way_front_is_stored_in_canonical_card_names(app: Flask, signed_in: FlaskClient) -> None:
@@ -193,9 +197,11 @@ def _insert_rows(app: Flask, user_id: int, kind: str) -> tuple[int, list[int]]:
     """Write malformed attempts straight into the database, as an old version could have."""
     context = DrillContext()
     if kind in DRILLS:
-        good = {**new_question(kind, 7, context), "context": context.as_dict()}
-        if getattr(get_drill(kind), "steps", ()):
-            good = {**get_drill(kind).at_step(good, 0, context), "context": context.as_dict()}
+        drill = get_drill(kind)
+        question = new_question(kind, 7, context)
+        if drill.steps:
+            question = drill.at_step(question, 0, context)
+        good = {**drill.question_json(question), "context": context.as_dict()}
     else:  # a drill kind an older version had
         good = {"hand": ["As", "Ad", "7c", "7d", "2h", "3s", "JK"], "context": context.as_dict()}
     rows = [(good, answer) for answer in JUNK_ANSWERS]
@@ -262,7 +268,8 @@ def test_a_replay_grades_an_unreadable_answer_as_wrong(app: Flask, trainee: Any)
 def test_the_trainee_page_marks_an_unreadable_answer_and_shows_a_readable_one(
         app: Flask, supervisor: Any, group: int, trainee: Any) -> None:
     context = DrillContext()
-    question = {**new_question("house-way", 3, context), "context": context.as_dict()}
+    question = {**get_drill("house-way").question_json(new_question("house-way", 3, context)),
+                "context": context.as_dict()}
     issued_at = datetime.now(UTC) - timedelta(hours=1)
     with app.app_context():
         session = DrillSession(user_id=trainee.id, kind="house-way", mode="practice", length=2,

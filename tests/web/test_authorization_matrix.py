@@ -86,6 +86,10 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                                                             other_trainee=404)),
         "exams.start_exam": Case("POST", f"/exams/{e}/start",
                                  every(403, trainee=302, other_trainee=404)),
+        # A practice session of what the user needs, or of one rule (issue 30): anyone's own.
+        "learning.start_targeted": Case("POST", "/learning/house-way/targeted", every(302)),
+        "learning.practise_rule": Case("POST", "/learning/practise", every(400),
+                                       data={"rule": "no-such.rule"}),
         "play.table": Case("GET", "/play/", every(200)),
         "play.state": Case("GET", "/play/state", every(200)),
         "play.new_game": Case("POST", "/play/new", every(302)),  # a form (415 to JSON)
@@ -108,6 +112,16 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
         # The class by house-way rule (issue 27): read-only, the group's staff.
         "supervisor.group_rules": Case("GET", f"/supervisor/groups/{g}/rules",
                                        staff_only(other_supervisor=404)),
+        # Practice that adapts (issue 30): the class heat map (read-only for a manager) and
+        # the assignments (the group's staff; a bad form answers 400 and changes nothing).
+        "supervisor.group_knowledge": Case("GET", f"/supervisor/groups/{g}/knowledge",
+                                           staff_only(other_supervisor=404)),
+        "supervisor.assign": Case("POST", f"/supervisor/groups/{g}/assignments",
+                                  staff_changes(400, other_supervisor=404),
+                                  data={"drill": "house-way", "who": "group",
+                                        "target": "family:no-such-family"}),
+        "supervisor.end_assignment": Case("POST", f"/supervisor/groups/{g}/assignments/4242/end",
+                                          staff_changes(400, other_supervisor=404), data={}),
         "supervisor.edit_group": Case("GET", f"/supervisor/groups/{g}/edit",
                                       staff_changes(other_supervisor=404)),
         "supervisor.export_attempts": Case(
@@ -156,6 +170,24 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                                       every(403, manager=302, admin=302), data={"offer": "1"}),
         # The house-way editor (issue 18): managers and admins; this world has no custom
         # way and no job, so theirs are 404 (a missing draft), everyone else's 403.
+        # Classroom mode (issue 31): the group's supervisor, or a manager or an admin for any
+        # group, runs a class; the group's trainees join it. Class 4242 does not exist.
+        "classroom.group_class": Case("GET", f"/class/groups/{g}", instructs(200)),
+        "classroom.start": Case("POST", f"/class/groups/{g}/start", instructs(302), data={}),
+        **{f"classroom.{endpoint}": Case(method, f"/class/4242{path}", instructs(404), json=body)
+           for endpoint, method, path, body in (
+               ("projector", "GET", "", None), ("live_state", "GET", "/live", None),
+               ("summary", "GET", "/summary", None), ("summary_csv", "GET", "/summary.csv", None),
+               ("deal", "POST", "/deal", {"kind": "x"}), ("next_hand", "POST", "/next", {}),
+               ("lock", "POST", "/lock", {}), ("reveal", "POST", "/reveal", {}),
+               ("timer", "POST", "/timer", {"seconds": 0}))},
+        "classroom.end": Case("POST", "/class/4242/end", instructs(404), data={}),
+        "classroom.offer": Case("GET", "/class/offer", joins(200)),
+        "classroom.trainee_page": Case("GET", "/class/", joins(200)),
+        "classroom.join": Case("POST", "/class/4242/join", joins(302), data={}),
+        "classroom.state": Case("GET", "/class/4242/state", joins(404)),
+        "classroom.answer": Case("POST", "/class/4242/answer", joins(404),
+                                 json={"hand": 1, "answer": {}}),
         **{f"manager_ways.{endpoint}": Case(method, f"/manager/house-ways{path}", expect)
            for endpoint, method, path, expect in (
                ("copy_way", "GET", "/copy?from=trump-plaza", way_page(200)),
@@ -177,6 +209,17 @@ def matrix(w: dict[str, int]) -> dict[str, Case]:
                ("job_state", "GET", "/jobs/1", way_page(404)),
                ("restart_job", "POST", "/jobs/1/restart", way_page(404)))},
     }
+
+
+def instructs(status: int) -> dict[str, Any]:
+    """A live class's instructor pages: the group's supervisor, any manager or admin; another
+    supervisor finds no such group or class (404); trainees are refused (403)."""
+    return every(403, supervisor=status, manager=status, admin=status, other_supervisor=404)
+
+
+def joins(status: int) -> dict[str, Any]:
+    """A trainee's class pages: trainees only (403 for staff)."""
+    return every(403, trainee=status, other_trainee=status)
 
 
 def way_page(status: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from flask import Flask
 from trainer.engine.messages import Lowered
 from trainer.engine.side_bets import PAY_ORDER
 from trainer.engine.side_bets.categories import BonusCategory, bonus_hand, sample_hand
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 
 HANDS = [bonus_hand(sample_hand(category, random.Random(seed)))
          for category in PAY_ORDER for seed in range(12)]
@@ -31,7 +31,7 @@ def test_every_bonus_hands_words_are_its_english_description() -> None:
 def test_english_readers_read_the_description_as_before(app: Flask) -> None:
     with app.test_request_context(headers={"Accept-Language": "en"}):
         for hand in HANDS:
-            assert say(Lowered(hand.said)) == hand.description[:1].lower() + hand.description[1:]
+            assert message_words(Lowered(hand.said)) == hand.description[:1].lower() + hand.description[1:]
 
 
 @pytest.mark.parametrize("lang", ["es", "pt", "it", "ru"])
@@ -42,7 +42,7 @@ def test_other_readers_read_the_hand_in_their_language(app: Flask, lang: str) ->
                "joker", "seven-card", "high", "with", "of"}
     with app.test_request_context(headers={"Accept-Language": lang}):
         for hand in HANDS:
-            said = say(Lowered(hand.said))
+            said = message_words(Lowered(hand.said))
             words = {w.strip(",.:()").lower() for w in said.split()}
             assert not words & english, (hand.category, hand.description, said)
             if hand.category is BonusCategory.NOTHING:

@@ -61,7 +61,7 @@ def english(app: Flask) -> Flask:
 
 def _said(app: Flask, obj: Any) -> str:
     with app.test_request_context():
-        return engine_words.say(obj)
+        return engine_words.message_words(obj)
 
 
 # --- 1. titles of presets and side bets inside lines ---------------------------------------
@@ -112,10 +112,10 @@ def test_a_withdrawn_preset_profile_is_refused_with_its_title_in_words(
         profile_service.set_offered(manager.id, "nevada-emperors", False)
         with pytest.raises(profile_service.ProfileError) as refused:
             profile_service.check_choice("nevada-emperors")
-        said = engine_words.say(refused.value)
+        said = engine_words.message_words(refused.value)
         with pytest.raises(profile_service.ProfileError) as default:
             profile_service.set_offered(manager.id, "nevada", False)
-        said_default = engine_words.say(default.value)
+        said_default = engine_words.message_words(default.value)
     assert "Nevada with Emperor's Treasure" in str(refused.value)  # English as it was
     assert english_words(said) == [] and english_words(said_default) == [], (said, said_default)
 
@@ -230,7 +230,7 @@ def test_an_editor_problem_is_one_whole_sentence(app: Flask) -> None:
         assert str(refused.value) == english
         said = _said(app, refused.value)
         assert said.count(OPEN) == 1 and english_words(said) == [], said
-    # A rule's explanation naming cards its hands do not have (editing.py, checks).
+    # A rule's explanation naming cards its hands do not have (editing/validation.py, checks).
     rule = dict(data["sections"][0]["rules"][0], explain="No pair: {pair} in back")
     problems = editing.validate(editing.replace_rule(data, 0, 0, rule))
     assert [p.message for p in problems] == [

@@ -25,7 +25,7 @@ from trainer.extensions import db
 from trainer.models import GameHand, Group, InstallationSetting, Role, User
 from trainer.services.table import side_bet_row
 from trainer.web import drills as drill_pages
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from web.helpers import login
 from web.test_drills import fetch_question, start
 
@@ -254,7 +254,7 @@ def test_a_side_bets_fixed_payout_in_the_players_result_is_the_readers_money(app
     assert str(row["pays"]) == "$325"  # the engine's English, as the commands write it
     _set_installation(app, currency="EUR")
     with app.test_request_context("/", headers={"Accept-Language": "es"}):
-        said = say(row["pays"]).replace("\u00a0", " ")
+        said = message_words(row["pays"]).replace("\u00a0", " ")
         page = render_template("play/_result.html", row={
             "hand": SimpleNamespace(outcome="win", net_cents=100, commission_cents=5,
                                     used_house_way=False),

@@ -16,6 +16,7 @@ import html
 import json
 import os
 import re
+import secrets
 import threading
 import tomllib
 from importlib import resources
@@ -271,7 +272,7 @@ def _seed(kind: str, cards_of: Any, digest: str, app: Flask) -> int:
     """A question seed (under the custom way's context) whose banker's hand the two ways set apart."""
     base = load(BASE)
     with app.app_context():
-        context = DrillContext(REF, house_way_digest=digest)
+        context = DrillContext(house_ways.exact(REF, digest), house_way_digest=digest)
         for seed in range(20_000):
             cards = cards_of(new_question(kind, seed, context))
             if front_of(EXPECTED, cards) != front_of(base, cards):
@@ -284,8 +285,8 @@ def test_the_house_way_drill_grades_by_the_custom_way(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from web.test_drills import start
 
-    seed = _seed("house-way", lambda q: q["cards"], custom, app)
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    seed = _seed("house-way", lambda q: q.cards, custom, app)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     login(client, trainee)
     token = csrf_token(client, "/drills/")
     results = []
@@ -311,17 +312,17 @@ def test_the_house_way_drill_grades_by_the_custom_way(
 
 def test_the_round_drill_sets_the_bankers_hand_by_the_custom_way(
         app: Flask, trainee: Any, custom: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from trainer.engine.drills import get_drill
+    from trainer.engine.drills.kinds.round import banker_cards
 
-    round_drill = get_drill("round")
-    seed = _seed("round", round_drill.banker_cards, custom, app)
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    seed = _seed("round", banker_cards, custom, app)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     results = []
     with app.app_context():
         for way in (EXPECTED, load(BASE)):
             session_id = drill_service.start_session(trainee.id, "round", "practice")
             action = drill_service.issue_question(trainee.id, session_id)
-            key = drill_service.answer_key(action.question, DrillContext.from_dict(action.context))
+            key = drill_service.answer_key(action.question,
+                                             drill_service.context_from_json(action.context))
             assert drill_service.answer_question(trainee.id, session_id, 1,
                                                  {"seat": key["seat"]}).correct
             banker = drill_service.issue_question(trainee.id, session_id)
@@ -365,8 +366,8 @@ def test_the_players_game_sets_the_bankers_hand_by_the_custom_way(
 def test_an_exam_under_the_custom_way_grades_by_it(
         app: Flask, client: FlaskClient, supervisor: Any, trainee: Any, group: int, custom: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    seed = _seed("house-way", lambda q: q["cards"], custom, app)
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    seed = _seed("house-way", lambda q: q.cards, custom, app)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     with app.app_context():
         exam_id = exams.schedule_exam(group, trainee.id, "house-way", supervisor.id)
         exam = db.session.get(CertificationExam, exam_id)

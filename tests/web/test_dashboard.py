@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from trainer.engine.drills.settlement_drill import position_results
+from trainer.engine.drills.kinds.settlement import position_results
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Membership, Role
 from trainer.services.reports import pages as dashboard

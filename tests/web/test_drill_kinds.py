@@ -30,7 +30,7 @@ from flask.testing import FlaskClient
 
 from trainer.engine.drills import DRILLS
 from trainer.web import drill_kinds
-from trainer.web.drill_kinds import KINDS, TEMPLATE_PARTS
+from trainer.web.drill_kinds import DRILL_KINDS, TEMPLATE_PARTS
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,9 +109,6 @@ NOT_THE_DRILL = (
                 "the Bonus side bet's part of a seat's answer key and results (stored JSON)"),
     NotTheDrill("trainer/services/table.py", "bonus",
                 "the player's game: a hand's side-bet result (the Bonus bet)"),
-    NotTheDrill("trainer/engine/drills/kinds/settlement/", "bonus",
-                "a seat's graded side-bet part named for the Bonus bet, `part: \"bonus\"` "
-                "(stored in grades' parts)", line=r"""\bpart\b.*["']bonus["']"""),
     NotTheDrill("trainer/engine/drills/kinds/round/", "action",
                 "a settle step's order entry: what the dealer does with a seat's bet, "
                 "`\"action\": \"take\"|\"pay\"` (stored in answers)",
@@ -251,15 +248,15 @@ def test_no_engine_package_is_left_without_a_kind() -> None:
 
 
 def test_every_engine_kind_has_a_web_entry_and_every_entry_an_engine_kind() -> None:
-    assert set(KINDS) == set(DRILLS)
+    assert set(DRILL_KINDS) == set(DRILLS)
     assert [k.slug for k in drill_kinds.drill_kinds()] == drill_kinds.slugs()
     assert set(drill_kinds.slugs()) == set(DRILLS)
 
 
 def test_entries_have_a_title_a_blurb_and_their_own_place_in_the_order() -> None:
-    orders = [k.order for k in KINDS.values()]
+    orders = [k.order for k in DRILL_KINDS.values()]
     assert len(set(orders)) == len(orders)
-    for slug, kind in KINDS.items():
+    for slug, kind in DRILL_KINDS.items():
         assert kind.slug == slug
         assert str(kind.title).strip() and str(kind.blurb).strip()
         assert kind.template_folder == f"drills/kinds/{slug}/"
@@ -270,7 +267,7 @@ def test_entries_have_a_title_a_blurb_and_their_own_place_in_the_order() -> None
 @pytest.mark.parametrize("slug", sorted(DRILLS))
 def test_every_kind_has_its_web_folder_with_its_four_templates_and_its_script(slug: str) -> None:
     folder = ROOT / homes(slug)[1]
-    kind = KINDS[slug]
+    kind = DRILL_KINDS[slug]
     for part in TEMPLATE_PARTS:
         assert kind.template(part) == f"drills/kinds/{slug}/{part}.html"
         assert (folder / f"{part}.html").is_file(), kind.template(part)

@@ -1,6 +1,7 @@
 """The drill endpoints: the server owns the question, the key and the clock; one attempt per answer."""
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from trainer.engine.drills import DRILLS, DrillContext, get_drill, new_question
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion, Role
 from trainer.services import drills as drill_service
+from trainer.services.drills import store
 from web.helpers import csrf_token, login, post_form
 
 # Every drill kind: the engine's registry, so a kind added later is covered too.
@@ -50,7 +52,7 @@ def issued(app: Flask, session_id: int, position: int = 1) -> tuple[dict[str, An
         row = db.session.execute(
             db.select(IssuedQuestion).filter_by(session_id=session_id, position=position)
         ).scalar_one()
-        return dict(row.question), DrillContext.from_dict(row.context)
+        return dict(row.question), drill_service.context_from_json(row.context)
 
 
 def right_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, Any]:
@@ -63,7 +65,9 @@ def right_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
     if kind == "action":
         return {"seat": key["seat"]}
     if kind == "settlement":
+        # As the page sends it (settlement.js): an amount for a winner only.
         return {"positions": [{"outcome": p["outcome"], "paid_cents": p["paid_cents"]}
+                              if p["outcome"] == "win" else {"outcome": p["outcome"]}
                               for p in key["positions"]]}
     if kind == "foul-check":
         answer: dict[str, Any] = {"fouled": key["fouled"]}
@@ -88,11 +92,11 @@ def wrong_answer(app: Flask, session_id: int, position: int = 1) -> dict[str, An
     right = right_answer(app, session_id, position)
     kind = question["kind"]
     if kind == "house-way":
-        for i, a in enumerate(question["cards"]):
-            for b in question["cards"][i + 1:]:
-                candidate = {"front": [a, b]}
-                if not get_drill(kind).grade(question, candidate, _context).correct:
-                    return candidate
+        # The drill's own wrong setting of the stored question (its JSON read back typed).
+        drill = get_drill(kind)
+        wrong: dict[str, Any] = drill.answer_json(
+            drill.wrong_answer(drill.read_question(question), _context, random.Random(session_id)))
+        return wrong
     if kind == "action" or "seat" in right:
         return {"seat": right["seat"] % 7 + 1}
     if kind == "settlement":
@@ -190,7 +194,9 @@ def test_the_question_replays_from_its_seed(app: Flask, signed_in: FlaskClient) 
     session_id = start(signed_in, "house-way")
     fetch_question(signed_in, session_id)
     question, context = issued(app, session_id)
-    assert new_question("house-way", question["seed"], context) == question
+    drill = get_drill("house-way")
+    assert drill.question_json(new_question("house-way", question["seed"], context)) == question
+    assert new_question("house-way", question["seed"], context) == drill.read_question(question)
 
 
 def test_reloading_shows_the_same_question_on_the_same_clock(app: Flask, signed_in: FlaskClient) -> None:
@@ -226,7 +232,8 @@ def test_practice_has_no_clock_and_hints_at_the_rule_family_in_words(
     session_id = start(signed_in, "house-way", mode="practice")
     data = fetch_question(signed_in, session_id).get_json()
     assert data["time_limit_ms"] is None and data["remaining_ms"] is None
-    question, context = issued(app, session_id)
+    stored, context = issued(app, session_id)
+    question = get_drill("house-way").read_question(stored)
     rule = get_drill("house-way").rule_of(question, context)
     # The family in words and what the group's way does with the hand (issues 16, 27),
     # made from its deciding rule; never the rule's id.
@@ -277,8 +284,8 @@ def test_a_wrong_answer_is_recorded_with_the_right_one(app: Flask, signed_in: Fl
 def test_house_way_feedback_shows_setting_rule_and_sheet_sentence(app: Flask, signed_in: FlaskClient) -> None:
     session_id = start(signed_in, "house-way")
     fetch_question(signed_in, session_id)
-    question, context = issued(app, session_id)
-    key = get_drill("house-way").key(question, context)
+    stored, context = issued(app, session_id)
+    key = get_drill("house-way").key(get_drill("house-way").read_question(stored), context)
     data = send_answer(signed_in, session_id, 1, wrong_answer(app, session_id)).get_json()
     assert data["correct_answer"]["front"] == [str(c) for c in key.front]
     assert data["rule_id"] == key.rule
@@ -360,8 +367,8 @@ def test_a_racing_double_submit_is_caught_by_the_unique_constraint(app: Flask, s
     with app.app_context():
         drill_service.answer_question(trainee.id, session_id, 1, answer)
         # The second request passed the "already answered?" check before the first committed.
-        load = drill_service._load
-        monkeypatch.setattr(drill_service, "_load", lambda *args: load(*args)._replace(answered=False))
+        load = store.load
+        monkeypatch.setattr(store, "load", lambda *args: load(*args)._replace(answered=False))
         with pytest.raises(drill_service.AlreadyAnswered):
             drill_service.answer_question(trainee.id, session_id, 1, answer)
     assert len(attempts(app, session_id)) == 1

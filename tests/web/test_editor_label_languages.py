@@ -1,6 +1,6 @@
 """Labels quoted inside the house-way editor's problems read in the manager's language (issue 19).
 
-The editor's validation (``engine/house_way/editing.py``) quotes hand shapes, rule kinds
+The editor's validation (``engine/house_way/editing/``) quotes hand shapes, rule kinds
 and condition names as values the web translates (``Message(label)``, marked with ``N_``);
 the fake catalogue (``test_feedback_languages.fake_spanish``) marks each ``ES[...]``.
 """
@@ -20,7 +20,7 @@ def said_at(data: dict, language: str) -> dict[str, str]:
     for error in E.validate(data):
         assert error.said is not None
         with force_locale(language):
-            out[error.path] = engine_words.say(error.said)
+            out[error.path] = engine_words.message_words(error.said)
     return out
 
 

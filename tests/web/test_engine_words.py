@@ -1,7 +1,7 @@
 """The engine's sentences reach the reader in the reader's language (issue 19, item 1).
 
 The engine writes its refusals in English and marks them (``trainer/engine/messages.py``);
-the web translates them in one place, ``trainer/web/engine_words.say``. These tests put
+the web translates them in one place, ``trainer/web/engine_words.message_words``. These tests put
 Spanish for a few of the engine's templates in front of the catalogue (a fake of the
 per-request translations object, as the catalogues are being written) and check that a
 malformed card in a drill answer, at the table and in the look-up comes back in Spanish,
@@ -20,7 +20,9 @@ from flask_babel import force_locale, get_locale
 from markupsafe import escape
 
 from trainer.engine.cards import parse_cards
-from trainer.engine.drills import explain, get_drill
+from trainer.engine.drills import get_drill
+from trainer.engine.drills.kinds import action
+from trainer.engine.drills.skills import skill
 from trainer.engine.messages import N_, EngineError, Joined, Message, Money
 from trainer.web import engine_words, languages
 from web.helpers import csrf_token, login, post_form
@@ -42,10 +44,9 @@ SPANISH = {
     " or ": " o ",
     "A hand here has %(wanted)s cards; %(given)s were given.":
         "Una mano aquí tiene %(wanted)s cartas; se dieron %(given)s.",
-    # The dice drill's practice hint and the rule book's lines it quotes.
-    explain.DRILL_HINTS["action"]: "La acción: sume los dados y cuente desde la banca como 1.",
-    **{explain.RULE_BOOK[rule][1]: f"[es] regla {rule}"
-       for rule in ("action.banker", "action.count", "action.player-banker")},
+    # The dice drill's practice hint and the rule book's lines it quotes (its home's skills).
+    action.HINT: "La acción: sume los dados y cuente desde la banca como 1.",
+    **{str(s.sentence): f"[es] regla {s.id}" for s in get_drill(action.SLUG).skills},
     # A service's own refusal, marked with the engine's N_ (services/drills.py).
     "The question number is missing.": "Falta el número de la pregunta.",
     # A translation that dropped its placeholder's name: the English is shown instead.
@@ -138,7 +139,8 @@ def test_the_practice_hint_and_the_rule_books_line_are_in_spanish(
     data = fetch_question(spanish_reader, session_id).get_json()
     assert data["hint"] == "La acción: sume los dados y cuente desde la banca como 1."
     question, context = issued(app, session_id)
-    rule = get_drill("action").rule_of(question, context)
+    drill = get_drill(action.SLUG)
+    rule = drill.rule_of(drill.read_question(question), context)
     response = send_answer(spanish_reader, session_id, 1, wrong_answer(app, session_id))
     assert response.status_code == 200
     assert f">[es] regla {rule}</span>" in response.get_json()["html"]
@@ -148,11 +150,13 @@ def test_the_hint_and_the_rule_books_line_in_english_are_the_engines(
         app: Flask, english_reader: FlaskClient) -> None:
     session_id = start(english_reader, "action", mode="practice")
     data = fetch_question(english_reader, session_id).get_json()
-    assert data["hint"] == explain.DRILL_HINTS["action"]
+    assert data["hint"] == action.HINT
     question, context = issued(app, session_id)
-    rule = get_drill("action").rule_of(question, context)
+    drill = get_drill(action.SLUG)
+    rule = drill.rule_of(drill.read_question(question), context)
     html = send_answer(english_reader, session_id, 1, wrong_answer(app, session_id)).get_json()["html"]
-    assert f">{escape(explain.RULE_BOOK[rule][1])}</span>" in html
+    found = skill(rule)
+    assert found is not None and f">{escape(str(found.sentence))}</span>" in html
 
 
 # --- the look-up and the table ------------------------------------------------------------
@@ -199,22 +203,22 @@ def test_numbers_and_money_in_a_sentence_are_written_in_the_readers_format(
                       balance=Money(123_450))
     with app.test_request_context():
         with force_locale("es"):
-            assert engine_words.say(message) == \
+            assert engine_words.message_words(message) == \
                 "Asiento 3: escriba lo pagado, en centavos, hasta 10.000.000."
-            assert engine_words.say(balance) == \
+            assert engine_words.message_words(balance) == \
                 f"La apuesta supera su saldo de {languages.money(123_450)}."
-            assert "1.234,50" in engine_words.say(balance)
-            assert engine_words.say(Joined([5, 7], N_(" or "))) == "5 o 7"
+            assert "1.234,50" in engine_words.message_words(balance)
+            assert engine_words.message_words(Joined([5, 7], N_(" or "))) == "5 o 7"
         with force_locale("en"):
-            assert engine_words.say(message) == str(message)
-            assert engine_words.say(balance) == "The bet is more than your balance of $1,234.50."
+            assert engine_words.message_words(message) == str(message)
+            assert engine_words.message_words(balance) == "The bet is more than your balance of $1,234.50."
 
 
 def test_a_translation_whose_placeholders_do_not_fit_falls_back_to_english(
         app: Flask, spanish_catalogue: None) -> None:
     error = EngineError(N_("Seat %(seat)s is settled twice."), seat=4)
     with app.test_request_context(), force_locale("es"):
-        assert engine_words.say(error) == "Seat 4 is settled twice."
+        assert engine_words.message_words(error) == "Seat 4 is settled twice."
 
 
 def test_an_error_only_caused_by_an_engine_refusal_keeps_its_own_words(app: Flask) -> None:
@@ -226,4 +230,4 @@ def test_an_error_only_caused_by_an_engine_refusal_keeps_its_own_words(app: Flas
     with app.test_request_context(), force_locale("en"):
         assert engine_words.message_of(same) is cause.message
         assert engine_words.message_of(other) is None
-        assert engine_words.say(other) == "Something else."
+        assert engine_words.message_words(other) == "Something else."

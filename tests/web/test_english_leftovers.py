@@ -62,7 +62,7 @@ KNOWN = (
      "a house way's title in the pseudo-locale (the house-way file's translations)"),
 )
 # The house-way editor's own words (condition labels, kinds' placing words, conditions'
-# descriptions: engine/house_way/editing.py, kinds.py): owned by the editor's helper.
+# descriptions: engine/house_way/editing/form.py, kinds.py): owned by the editor's helper.
 KNOWN_PAGES = re.compile(r"^manager /manager/house-ways/\d+")
 # Hand descriptions have no pseudo-locale table: the pseudo-locale reads them in English
 # (web/engine_words.hand_name); Spanish reads them from the sheets' tables.

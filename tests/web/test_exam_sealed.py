@@ -91,9 +91,11 @@ def _front(app: Flask, session_id: int, position: int, right: bool) -> list[str]
     key = drill_service.answer_key(question, context)["front"]
     if right:
         return list(key)
-    cards = question["cards"]
+    typed = drill.read_question(question)
+    cards = typed.cards
     return next([a, b] for i, a in enumerate(cards) for b in cards[i + 1:]
-                if not drill.grade(question, {"front": [a, b]}, context).correct)
+                if not drill.grade(typed, drill.read_answer(typed, {"front": [a, b]}, context),
+                                   context).correct)
 
 
 def _markers(attempt: Attempt) -> list[str]:
@@ -142,6 +144,7 @@ def _route_args(exam: RunningExam, trainee: Any, group: int) -> dict[str, list[A
         # The house-way editor's (issue 18): a trainee is refused before any is looked up.
         "way_id": [1], "job_id": [1], "number": [1], "rule": [1], "section": [1],
         "ref": ["trump-plaza"],
+        "assignment_id": [1],  # a supervisor's assignment (issue 30): refused to a trainee
     }
 
 

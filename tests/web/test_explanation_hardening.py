@@ -333,7 +333,7 @@ def test_the_feedbacks_explanation_in_any_language_is_bounded(english: str, span
     original = way_words.way_of
     way_words.way_of = lambda ref: way  # type: ignore[assignment]
     try:
-        said = way_words.explanation(grade, {"house_way": REF}, lang)
+        said = way_words.explanation_words(grade, {"house_way": REF}, lang)
     finally:
         way_words.way_of = original  # type: ignore[assignment]
     assert len(said) <= X.MAX_OUTPUT + len(" (note)") and "100000000" not in said

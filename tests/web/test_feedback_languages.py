@@ -1,7 +1,7 @@
 """An answer's feedback in the reader's language, money in the reader's format (issue 19, item 1).
 
 The drills' feedback sentences are the engine's ``Message``s (``engine/drills/explain.py``);
-the verdict says them with ``web/engine_words.say``. A fake catalogue stands in for the
+the verdict says them with ``web/engine_words.message_words``. A fake catalogue stands in for the
 Spanish one (as ``test_engine_words.py`` does): every template the engine marks reads
 ``ES[...]``, so a sentence that was not said through the catalogue shows. For each drill
 kind a Spanish reader answers a question wrong and reads the verdict's sentence and every
@@ -92,7 +92,11 @@ def amounts(value: Any) -> list[int]:
 def feedback_of(app: Flask, session_id: int, kind: str) -> Feedback:
     question, context = issued(app, session_id, 1)
     attempt = attempt_of(app, session_id)
-    return DRILLS[kind].feedback(question, attempt.answer, context)
+    # Read through the drill's edge, as the services read a stored row.
+    drill = DRILLS[kind]
+    typed = drill.read_question(question)
+    answer = None if attempt.answer is None else drill.read_answer(typed, attempt.answer, context)
+    return drill.feedback(typed, answer, context)
 
 
 def verdict_texts(page: str) -> tuple[str, list[str]]:

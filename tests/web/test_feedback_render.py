@@ -40,10 +40,10 @@ OLD_FEEDBACK = """{% from "drills/_answers.html" import right_answer, feedback_p
   <dt>{{ _("Right answer") }}</dt><dd>{{ right_answer(kind, grade.correct_answer, q, category_names) }}</dd>
   <dt>{{ _("Rule") }}</dt><dd class="rule-id">{{ grade.rule_id|rule_tag(fb.house_way if fb else none) }}</dd>
   {#- The worked-out line is written in the reader's language and money since issue 19
-      (web/way_words.py worked_out: "-$65.00" where the engine's English says "$-65.00"),
+      (web/way_words.py worked_out_words: "-$65.00" where the engine's English says "$-65.00"),
       from the grade's own sentences (``grade`` here is its dict, whose explanation is the
       English text): drawn here the same way, so the rest of the partial is compared. #}
-  <dt>{{ _("How it is worked out") }}</dt><dd class="explanation">{{ worked_out(
+  <dt>{{ _("How it is worked out") }}</dt><dd class="explanation">{{ worked_out_words(
       grade, fb, result.grade.explanation) }}</dd>
 </dl>
 {{ feedback_parts(kind, grade) }}"""

@@ -250,8 +250,10 @@ def test_old_attempts_of_generator_1_are_drawn_too(
         del context_dict["generator"]  # stored before generators were numbered
         attempt = Attempt(session=session, user_id=trainee.id, kind=kind, seed=7,
                           position=len(drill.steps) or 1,
-                          question={**question, "context": context_dict},
-                          answer=drill.probe(question), correct_answer=grade.correct_answer,
+                          # The row as the services store it: each value's JSON.
+                          question={**drill.question_json(question), "context": context_dict},
+                          answer=drill.answer_json(drill.probe(question)),
+                          correct_answer=drill.key_json(grade.correct_answer),
                           correct=grade.correct, timed_out=False, rule_id=grade.rule_id,
                           issued_at=issued_at, answered_at=issued_at + timedelta(seconds=3),
                           elapsed_ms=3000)

@@ -143,7 +143,7 @@ def test_every_engine_profile_is_selectable_saved_and_drives_the_groups_drills(
                         profile_name(other)]
     with app.app_context():
         assert db.session.get(Group, group_id).profile == profile
-        assert drill_service.DrillSettings.for_user(trainee.id).profile == profile
+        assert drill_service.settings_for(trainee.id).profile == profile
         session_id = drill_service.start_session(trainee.id, "settlement", "timed")
         assert db.session.get(DrillSession, session_id).profile == profile
         view = drill_service.issue_question(trainee.id, session_id)

@@ -24,6 +24,7 @@ import functools
 import html
 import random
 import re
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,11 +33,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer.engine.cards import Card, card_list, parse_cards
-from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills import DrillContext, new_question
 from trainer.engine.drills.dealing import SHAPES, deal_family, deal_shape
-from trainer.engine.drills.explain import cards_text
+from trainer.engine.drills.explain import card_text
+from trainer.engine.drills.kinds.round import banker_cards
 from trainer.engine.hands import rank2, rank5
-from trainer.engine.house_way import KINDS, HouseWay, class_build, load, preset_names
+from trainer.engine.house_way import RULE_KINDS, HouseWay, class_build, load, preset_names
 from trainer.engine.house_way.editing import build
 from trainer.engine.house_way.kinds import plural, rank_char
 from trainer.extensions import db
@@ -165,7 +167,7 @@ def hand_of(family: str) -> tuple[Card, ...]:
 
 
 def _kind_words(rule_id: str) -> tuple[str, str]:
-    kind = KINDS[".".join(rule_id.split(".")[:2])]
+    kind = RULE_KINDS[".".join(rule_id.split(".")[:2])]
     return kind.front_text, kind.back_text
 
 
@@ -214,6 +216,12 @@ def custom_ref(app: Flask, make_user: Any, group: int) -> Iterator[tuple[str, st
     yield ref, rules
 
 
+def _custom_context(app: Flask, ref: str, rules: str) -> DrillContext:
+    """The context of a session on the published version: its way resolved by the services."""
+    with app.app_context():
+        return DrillContext(house_ways.exact(ref, rules), house_way_digest=rules)
+
+
 def _seed_for(app: Flask, kind: str, family: str, context: DrillContext) -> int:
     """A question seed of ``kind`` under ``context`` whose hand is decided by the family's rule."""
     with app.app_context():
@@ -221,11 +229,10 @@ def _seed_for(app: Flask, kind: str, family: str, context: DrillContext) -> int:
 
 
 def _seed_in_app(kind: str, family: str, context: DrillContext) -> int:
-    drill = get_drill(kind)
     rule_id = DECIDING[family][0]
     for seed in range(60_000):
         question = new_question(kind, seed, context)
-        cards = question["cards"] if kind == "house-way" else drill.banker_cards(question)
+        cards = question.cards if kind == "house-way" else banker_cards(question)
         setting = CUSTOM.set(parse_cards(cards, 7))
         if setting.rule == rule_id and all(_value(way, setting.front + setting.back)
                                            != _value(CUSTOM, setting.front + setting.back)
@@ -260,13 +267,13 @@ def test_hints_feedback_and_look_up_follow_a_custom_way_in_every_family(
         app: Flask, client: FlaskClient, trainee: Any, custom_ref: tuple[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     ref, rules = custom_ref
-    context = DrillContext(ref, house_way_digest=rules)
+    context = _custom_context(app, ref, rules)
     login(client, trainee)
     token = csrf_token(client, "/drills/")
     headers = {"X-CSRFToken": token}
     for family in DECIDING:
         seed = _seed_for(app, "house-way", family, context)
-        monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits, seed=seed: seed)
+        monkeypatch.setattr(secrets, "randbits", lambda bits, seed=seed: seed)
         session_id = start(client, "house-way", "practice")
         shown = client.post(f"/drills/sessions/{session_id}/question", json={}, headers=headers)
         assert shown.status_code == 200
@@ -284,7 +291,7 @@ def test_hints_feedback_and_look_up_follow_a_custom_way_in_every_family(
         assert reply.status_code == 200
         assert reply.get_json()["correct"] is False, family
         feedback = _visible(reply.get_json()["html"])
-        right_front = cards_text(setting.front)
+        right_front = " ".join(card_text(c) for c in setting.front)
         assert f"the house way puts {right_front} in front" in feedback, (family, feedback)
         # The worked-out line: the custom rule's explanation of its own setting.
         worked = setting.explanation
@@ -307,14 +314,15 @@ def test_the_round_drills_banker_hint_follows_the_custom_way(
         app: Flask, trainee: Any, custom_ref: tuple[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     ref, rules = custom_ref
-    context = DrillContext(ref, house_way_digest=rules)
+    context = _custom_context(app, ref, rules)
     for family in ("two-trips", "trips", "two-pair"):
         seed = _seed_for(app, "round", family, context)
-        monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits, seed=seed: seed)
+        monkeypatch.setattr(secrets, "randbits", lambda bits, seed=seed: seed)
         with app.app_context():
             session_id = drill_service.start_session(trainee.id, "round", "practice")
             action = drill_service.issue_question(trainee.id, session_id)
-            key = drill_service.answer_key(action.question, DrillContext.from_dict(action.context))
+            key = drill_service.answer_key(action.question,
+                                             drill_service.context_from_json(action.context))
             drill_service.answer_question(trainee.id, session_id, 1, {"seat": key["seat"]})
             banker = drill_service.issue_question(trainee.id, session_id)
             assert banker.question["step"] == "banker"
@@ -325,8 +333,8 @@ def test_the_hint_quotes_the_ways_own_translation_of_its_rule(
         app: Flask, client: FlaskClient, trainee: Any, custom_ref: tuple[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     ref, rules = custom_ref
-    seed = _seed_for(app, "house-way", "two-trips", DrillContext(ref, house_way_digest=rules))
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    seed = _seed_for(app, "house-way", "two-trips", _custom_context(app, ref, rules))
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     login(client, trainee)
     post_form(client, "/auth/account/language", {"language": "es"})
     session_id = start(client, "house-way", "practice")

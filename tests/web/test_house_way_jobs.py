@@ -57,9 +57,9 @@ def stored_wheels(app, digest: str) -> list[str]:
 
 
 def test_the_four_kinds_are_registered_by_the_app(app):
-    for kind, fn in hwj.KINDS.items():
+    for kind, fn in hwj.JOB_KINDS.items():
         assert jobs.kind_function(kind) is fn
-    assert set(hwj.KINDS) == {"check", "diff", "simulate", "class_table"}
+    assert set(hwj.JOB_KINDS) == {"check", "diff", "simulate", "class_table"}
 
 
 def test_a_check_of_the_first_classes_reports_them_and_stores_no_tables(app, runner):

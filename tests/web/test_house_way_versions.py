@@ -15,13 +15,14 @@ import dataclasses
 import html
 import random
 import re
+import secrets
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from trainer.engine.cards import card_list
-from trainer.engine.drills import DrillContext, new_question
+from trainer.engine.drills import DrillContext, get_drill, new_question
 from trainer.engine.house_way import HouseWay, interpreter, load
 from trainer.extensions import db
 from trainer.models import (
@@ -108,7 +109,7 @@ def _key_front(app: Flask, session_id: int, position: int, cards: list[str]) -> 
     with app.app_context():
         issued = db.session.execute(db.select(IssuedQuestion).filter_by(
             session_id=session_id, position=position)).scalar_one()
-        context = drill_service._context(issued.context)
+        context = drill_service.context_from_json(issued.context)
         key = drill_service.answer_key({"kind": "house-way", "cards": cards}, context)
         return set(key["front"])
 
@@ -170,9 +171,9 @@ def test_a_session_started_before_the_switch_keeps_its_version(
 
 def _seed_that_differs() -> int:
     """A house-way question seed whose cards the two sheets set differently."""
-    context = DrillContext(BASE)
+    context = DrillContext(load(BASE))
     for seed in range(5000):
-        cards = new_question("house-way", seed, context)["cards"]
+        cards = get_drill("house-way").question_json(new_question("house-way", seed, context))["cards"]
         if _front(BASE, cards) != _front(OTHER, cards):
             return seed
     raise AssertionError("no seed found")
@@ -181,7 +182,7 @@ def _seed_that_differs() -> int:
 def test_an_attempt_graded_under_a_preset_regrades_exactly_after_the_preset_changes(
         app: Flask, trainee: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     seed = _seed_that_differs()
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     with app.app_context():
         session_id = drill_service.start_session(trainee.id, "house-way", "practice")
         digest = db.session.get(DrillSession, session_id).house_way_digest
@@ -212,7 +213,7 @@ def test_an_attempt_graded_under_a_preset_regrades_exactly_after_the_preset_chan
         assert set(grade.correct_answer["front"]) == graded_front
         # What the changed preset says now (a context stored without a digest): otherwise.
         now = drill_service.answer_key({"kind": "house-way", "cards": cards},
-                                       DrillContext(BASE))
+                                       DrillContext(load(BASE)))
         assert set(now["front"]) == set(card_list(changed.set(cards).front)) != graded_front
         # New sessions grade by the preset as it is now, pinned to its new digest.
         later = drill_service.start_session(trainee.id, "house-way", "practice")

@@ -131,8 +131,8 @@ def test_a_stored_feedback_dict_is_worded_too(app: Flask) -> None:
         for lang, text in (("es", "Alta + Alta, o Media + Alta: separar."),
                            ("ru", "Высокая + Высокая или Средняя + Высокая: разделить."),
                            ("en", rule["text"])):
-            assert way_words.sheet_why(stored, lang) == f"Trump Plaza (Atlantic City) 3.2: {text}"
-            assert way_words.sheet_why(fb, lang) == f"Trump Plaza (Atlantic City) 3.2: {text}"
+            assert way_words.sheet_sentence_words(stored, lang) == f"Trump Plaza (Atlantic City) 3.2: {text}"
+            assert way_words.sheet_sentence_words(fb, lang) == f"Trump Plaza (Atlantic City) 3.2: {text}"
 
 
 def test_a_copy_for_another_casino_drops_the_copied_translated_title(

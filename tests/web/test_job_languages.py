@@ -1,6 +1,6 @@
 """A job's refusal reads in the reader's language (issue 19): ``JobFailed`` raised with a
 ``Message`` stores its English as the error and its template and values beside it, and the
-manager's page says it through the catalogue (``manager_ways._job_view``)."""
+manager's page says it through the catalogue (``manager_ways.job_views.job_view``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,7 +14,7 @@ from trainer.extensions import db
 from trainer.models import Job
 from trainer.services import jobs
 from trainer.services.jobs import JobContext, JobFailed, Runner
-from trainer.web import manager_ways
+from trainer.web.manager_ways import job_views
 from web.test_feedback_languages import fake_spanish  # noqa: F401  (the fixture)
 
 CHANGED = N_("The house way %(name)s changed while this job waited; start it again.")
@@ -47,9 +47,9 @@ def test_a_jobs_refusal_is_stored_in_english_and_read_in_the_readers_language(ap
                              "start it again.")
         assert jobs.state(job).said == Message(CHANGED, name="trump-plaza", deals=1000)
         with force_locale("es"):
-            es = manager_ways._job_view(job)
+            es = job_views.job_view(job)
         with force_locale("en"):
-            en = manager_ways._job_view(job)
+            en = job_views.job_view(job)
     assert es is not None and en is not None
     assert es["error"] == ("ES[The house way trump-plaza changed while this job waited; "
                            "start it again.]")

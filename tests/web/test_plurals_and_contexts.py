@@ -143,7 +143,7 @@ def test_the_engines_plural_is_english_by_str_and_three_forms_in_russian(app: Fl
     forms = Nn_("%(count)s hand foul", "%(count)s hands foul")
     assert [str(Plural(forms, n)) for n in (1, 2, 5)] == ["1 hand foul", "2 hands foul", "5 hands foul"]
     with app.test_request_context(), force_locale("ru"):
-        said = [engine_words.say(Plural(forms, n)) for n in (1, 2, 5)]
+        said = [engine_words.message_words(Plural(forms, n)) for n in (1, 2, 5)]
     assert said == ["ONE[1 hands foul]", "FEW[2 hands foul]", "MANY[5 hands foul]"]
 
 
@@ -161,8 +161,8 @@ def test_the_publish_refusal_counts_hands_with_plural_forms(app: Flask, russian:
     assert str(one) == ("The check found that 1 hand foul and no rule decides 2 hands: "
                         "correct the rules and check again.")
     with app.test_request_context(), force_locale("ru"):
-        said = engine_words.say(one)
-        five = engine_words.say(refusal(5, 1))
+        said = engine_words.message_words(one)
+        five = engine_words.message_words(refusal(5, 1))
     assert "ONE[1 hands foul]" in said and "FEW[no rule decides 2 hands]" in said
     assert "MANY[5 hands foul]" in five and "ONE[no rule decides 1 hands]" in five
 

@@ -24,6 +24,7 @@ from trainer.extensions import db
 from trainer.models import AuditLog, CustomProfile, Group, Role
 from trainer.services import drills as drill_service
 from trainer.services import profiles as profile_service
+from trainer.services.drills import sessions
 from trainer.services.group_settings import GroupSettings
 from web.helpers import login, post_form
 from web.test_drills import fetch_question, issued, send_answer, start
@@ -66,7 +67,7 @@ def deal_a_winner(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seed = next(s for s in range(500) if any(
         k["outcome"] == "win" for k in drill_service.answer_key(
             new_question("settlement", s, ctx), ctx)["positions"]))
-    monkeypatch.setattr(drill_service, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+    monkeypatch.setattr(sessions, "secrets", SimpleNamespace(randbits=lambda bits: seed))
 
 
 def offer(client: FlaskClient, name: str, on: bool = True) -> Any:

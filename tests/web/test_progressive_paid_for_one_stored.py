@@ -8,27 +8,28 @@ graded, sentences included, while a session started now grades by the new rule.
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DrillContext, new_question
+from trainer.engine.drills import DrillContext, get_drill, new_question
 from trainer.engine.side_bets import bonus_category, load_table
 from trainer.extensions import db
 from trainer.models import Attempt
 from trainer.services import drills as drill_service
-from trainer.services.drills import DrillSettings
+from trainer.services.group_settings import GroupSettings
 
-PROGRESSIVE = DrillSettings(profile="nevada-progressive")
+PROGRESSIVE = "nevada-progressive"
 
 
 def _paying_seed() -> int:
     """A bonus question whose seven cards win a fixed amount on the progressive."""
     context = DrillContext(profile="nevada-progressive")
     for seed in range(400):
-        q = new_question("bonus", seed, context)
+        q = get_drill("bonus").question_json(new_question("bonus", seed, context))
         seven = parse_cards(q.get("cards") or q["back"] + q["front"], 7)
         line = load_table("progressive").line_for(bonus_category(seven, "ace-king"))
         if line is not None and line.amount_cents is not None:
@@ -38,10 +39,11 @@ def _paying_seed() -> int:
 
 def _answered(trainee: Any) -> tuple[int, Any]:
     """Start a progressive bonus session, answer its first question right; the attempt's id."""
-    session_id = drill_service.start_session(trainee.id, "bonus", "practice", PROGRESSIVE)
+    session_id = drill_service.start_session(trainee.id, "bonus", "practice",
+                                             GroupSettings(profile=PROGRESSIVE))
     view = drill_service.issue_question(trainee.id, session_id)
     assert view is not None
-    context = drill_service._context(view.context)
+    context = drill_service.context_from_json(view.context)
     key = drill_service.answer_key(view.question, context)
     result = drill_service.answer_question(trainee.id, session_id, 1, key)
     assert result.correct
@@ -51,7 +53,7 @@ def _answered(trainee: Any) -> tuple[int, Any]:
 def test_attempt_graded_before_keeps_its_grade(app: Flask, trainee: Any,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     seed = _paying_seed()
-    monkeypatch.setattr(drill_service.secrets, "randbits", lambda bits: seed)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     # A session started before side-bet rules 2: its context was stored without them.
     written = DrillContext.as_dict
 

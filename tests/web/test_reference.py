@@ -185,7 +185,7 @@ def test_chart_covers_the_table_limits_in_the_steps_the_drills_deal(signed_in: F
 def test_every_bet_the_drills_deal_is_on_the_chart() -> None:
     """Issue 26: whatever a profile's limits, each bet the settlement drill can deal (and a
     round's seats, which deal the same) has its row on that profile's chart."""
-    from trainer.engine.drills.settlement_drill import BETS_DOLLARS
+    from trainer.engine.drills.kinds.settlement import BETS_DOLLARS
     from trainer.engine.profiles import PROFILES as ALL
     from trainer.web.reference import chart_bets
 

@@ -14,6 +14,12 @@ before counting starts (a real browser has it from the drill page).
 Both paths of showing a question are counted: the first (starting the clock of
 a question issued with the session) and the next (issuing a new one after an
 answer), for every drill kind, a round's later steps included.
+
+An answer in a practice or timed session also reviews the trainee's memory of its skill
+(issue 30): one more write, so such an answer is held to ``MAX_ANSWER_STATEMENTS`` (its
+memories are read in the statement that reads its question). An exam's answer writes no
+memory (it is reviewed at the exam's end) and stays at ``MAX_STATEMENTS``; so does every
+question, a targeted session's included (its question is dealt by the answer before).
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ from web.test_drills import right_answer, start
 from web.test_timeouts import _overdue
 
 MAX_STATEMENTS = 4
+MAX_ANSWER_STATEMENTS = 5
 
 
 @contextmanager
@@ -65,9 +72,9 @@ def _answer(client: FlaskClient, session_id: int, position: int, answer: Any, to
                        headers={"X-CSRFToken": token})
 
 
-def _check(statements: list[str], what: str) -> None:
-    assert len(statements) <= MAX_STATEMENTS, (
-        f"{what} sent {len(statements)} SQL statements (at most {MAX_STATEMENTS}):\n"
+def _check(statements: list[str], what: str, most: int = MAX_STATEMENTS) -> None:
+    assert len(statements) <= most, (
+        f"{what} sent {len(statements)} SQL statements (at most {most}):\n"
         + "\n---\n".join(statements))
 
 
@@ -78,7 +85,7 @@ def signed_in(client: FlaskClient, trainee: Any) -> FlaskClient:
 
 
 @pytest.mark.parametrize("kind", list(DRILLS))
-def test_showing_and_answering_a_question_cost_at_most_four_statements(
+def test_showing_a_question_costs_at_most_four_statements_and_answering_it_five(
     app: Flask, signed_in: FlaskClient, kind: str
 ) -> None:
     session_id = start(signed_in, kind, "timed")
@@ -94,10 +101,11 @@ def test_showing_and_answering_a_question_cost_at_most_four_statements(
             response = _answer(signed_in, session_id, position, answer, token)
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["correct"] is True
-        _check(statements, f"answering question {position} of a timed {kind} drill")
+        _check(statements, f"answering question {position} of a timed {kind} drill",
+               MAX_ANSWER_STATEMENTS)
 
 
-def test_a_repeated_answer_still_costs_at_most_four_statements(app: Flask, signed_in: FlaskClient) -> None:
+def test_a_repeated_answer_still_costs_at_most_five_statements(app: Flask, signed_in: FlaskClient) -> None:
     session_id = start(signed_in, "house-way", "timed")
     token = csrf_token(signed_in, "/drills/")
     _show(signed_in, session_id, token)
@@ -105,10 +113,10 @@ def test_a_repeated_answer_still_costs_at_most_four_statements(app: Flask, signe
     assert _answer(signed_in, session_id, 1, answer, token).status_code == 200
     with counted(app) as statements:
         assert _answer(signed_in, session_id, 1, answer, token).status_code == 409
-    _check(statements, "a repeated answer")
+    _check(statements, "a repeated answer", MAX_ANSWER_STATEMENTS)
 
 
-def test_every_request_of_a_whole_session_costs_at_most_four_statements(
+def test_every_question_of_a_whole_session_costs_at_most_four_statements_and_answer_five(
     app: Flask, signed_in: FlaskClient
 ) -> None:
     """The last answer also finishes the session; the request after it says "finished"."""
@@ -124,7 +132,7 @@ def test_every_request_of_a_whole_session_costs_at_most_four_statements(
         with counted(app) as statements:
             body = _answer(signed_in, session_id, position, answer, token).get_json()
         assert body["finished"] is (position == length)
-        _check(statements, f"answering question {position}")
+        _check(statements, f"answering question {position}", MAX_ANSWER_STATEMENTS)
     with counted(app) as statements:
         assert _show(signed_in, session_id, token).get_json()["finished"] is True
     _check(statements, "asking for a question after the last")

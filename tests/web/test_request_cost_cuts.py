@@ -24,6 +24,7 @@ from markupsafe import Markup
 from trainer.extensions import db
 from trainer.models import DrillSession, IssuedQuestion
 from trainer.services import drills as drill_service
+from trainer.services.drills import timeouts
 from trainer.web import names
 from trainer.web.application import TrainerFlask
 from web.helpers import login
@@ -167,4 +168,4 @@ def test_a_swept_last_question_finishes_the_session_an_orm_read_then_sees(
         assert drill_service.settle_overdue(session_id=session_id) == 1
         # The settle's commit expired the ORM row: this reads the Core UPDATE's value.
         assert session.finished_at is not None
-        assert drill_service._settle_one(row.id) is False  # once only
+        assert timeouts.settle_one(row.id) is False  # once only

@@ -2,7 +2,7 @@
 
 Issue 15 (a question and an answer in 2 ms): the ORM's unit of work cost about
 0.3 ms of CPU for the one new question or attempt of these requests, so
-``services/drills._insert_row`` sends the same INSERT directly. These tests hold
+``services/drills/store.insert_row`` sends the same INSERT directly. These tests hold
 that (no new object reaches a flush) and that the rows stored are whole: every
 column as the request decided, the defaults where nothing was set, and the
 unique ``(session_id, position)`` still refusing a second attempt.
@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion
-from trainer.services import drills as drill_service
+from trainer.services.drills import store
 from web.helpers import csrf_token, login
 from web.test_drills import right_answer, start
 from web.test_request_cost import _answer, _show
@@ -109,12 +109,12 @@ def test_a_second_attempt_is_still_refused_by_the_unique_constraint(
     answer = right_answer(app, session_id, 1)
     assert _answer(signed_in, session_id, 1, answer, token).status_code == 200
     # Without the fast EXISTS, the INSERT itself must refuse the repeat.
-    real_load = drill_service._load
+    real_load = store.load
 
     def load_unanswered(*args: Any, **kwargs: Any) -> Any:
         return real_load(*args, **kwargs)._replace(answered=False)
 
-    monkeypatch.setattr(drill_service, "_load", load_unanswered)
+    monkeypatch.setattr(store, "load", load_unanswered)
     assert _answer(signed_in, session_id, 1, answer, token).status_code == 409
     with app.app_context():
         count = db.session.execute(db.select(db.func.count()).select_from(Attempt).filter_by(

@@ -1,7 +1,7 @@
 """Issue 19: a service's refusal shown in a flash message or a form goes through the catalogue.
 
 The exam, reactivation and table-rules refusals are the engine's ``EngineError`` with ``N_``-marked
-templates (``engine/messages.py``), so ``engine_words.say`` translates them, and a role
+templates (``engine/messages.py``), so ``engine_words.message_words`` translates them, and a role
 appears as words, never as its id.
 """
 from __future__ import annotations
@@ -39,13 +39,13 @@ def test_a_reactivation_refusal_is_translated_with_the_role_in_words(app: Flask,
     with app.test_request_context(), pytest.raises(accounts.ReactivationRefused) as refused:
         accounts.set_active(accounts.Actor(2, "supervisor"), Account(), True)
     assert str(refused.value) == "Only a manager or a higher role can reactivate this account."
-    assert engine_words.say(refused.value) == (
+    assert engine_words.message_words(refused.value) == (
         "[Only [a manager] or a higher role can reactivate this account.]")
 
 
 def test_an_exam_refusal_is_translated(app: Flask, marked: Any) -> None:
     with app.test_request_context():
-        said = engine_words.say(exams.ExamError(exams.N_("There is no such exam of yours.")))
+        said = engine_words.message_words(exams.ExamError(exams.N_("There is no such exam of yours.")))
     assert said == "[There is no such exam of yours.]"
 
 
@@ -55,5 +55,5 @@ def test_a_profile_title_refusal_is_translated(app: Flask, marked: Any) -> None:
     with app.app_context(), app.test_request_context():
         problem = profiles.title_problem(" Nevada ")
         assert problem is not None
-        said = engine_words.say(problem)
+        said = engine_words.message_words(problem)
     assert said == "[\u201cNevada\u201d is the name of a preset table profile; choose another.]"

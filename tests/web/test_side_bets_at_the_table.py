@@ -12,18 +12,22 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from engine.json_edge import JsonDrill
 from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DrillContext, get_drill, new_question
-from trainer.engine.drills.round_drill import DEALER_SEAT
+from trainer.engine.drills import DrillContext
+from trainer.engine.drills.kinds import round as round_kind
+from trainer.engine.drills.kinds import settlement
+from trainer.engine.drills.kinds.round import DEALER_SEAT
 from trainer.engine.game import PRACTICE_METER_CENTS, deal_hand
 from trainer.engine.hands import is_queen_high_pai_gow
 from trainer.engine.side_bets import bonus_category, load_table
 from trainer.models import Role
 from trainer.services import drills as drill_service
 from trainer.services import table as game_table
+from trainer.services.drills import sessions
 from web.helpers import login
 from web.test_drills import attempts, fetch_question, issued, send_answer, start
 from web.test_play import balance, send, state
@@ -96,13 +100,13 @@ def signed_in_with(client: FlaskClient, make_user: Any, make_group: Any, supervi
 
 def fix_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Make the next questions deal from ``seed`` (the service draws it with secrets)."""
-    monkeypatch.setattr(drill_service, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+    monkeypatch.setattr(sessions, "secrets", SimpleNamespace(randbits=lambda bits: seed))
 
 
 def settlement_seed(profile: str, want_envy: bool) -> int:
     ctx = DrillContext(profile=profile)
     for seed in range(500):
-        q = new_question("settlement", seed, ctx)
+        q = JsonDrill(settlement.SLUG).question(seed, ctx)
         banker = list(parse_cards(q["banker"]["back"] + q["banker"]["front"], 7))
         exp = expected(q["side_bet"], q["positions"], banker, [seven(p) for p in q["positions"]])
         if any(e["bonus_paid_cents"] for e in exp.values()) and (
@@ -211,9 +215,9 @@ def test_profiles_without_side_bets_show_no_side_bet_columns(
 
 def round_seed(profile: str, want_envy: bool) -> int:
     ctx = DrillContext(profile=profile)
-    drill = get_drill("round")
+    drill = JsonDrill(round_kind.SLUG)
     for seed in range(500):
-        q = drill.at_step(new_question("round", seed, ctx), 2, ctx)
+        q = drill.at_step(drill.question(seed, ctx), 2, ctx)
         exp = round_expected(q)
         if any(e["bonus_paid_cents"] for e in exp.values()) and (
                 not want_envy or any(e.get("envy_paid_cents") for e in exp.values())):

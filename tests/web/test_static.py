@@ -105,6 +105,36 @@ def test_missing_files_and_paths_outside_the_folder_are_not_found(client: FlaskC
         assert client.get(url).status_code == 404, url
 
 
+def test_a_kinds_script_is_served_by_its_name_only_and_nothing_beside_it(client: FlaskClient) -> None:
+    """``/static/kinds/<slug>.js`` is the kind's web folder's ``kind.js``; no other name under
+    ``kinds/`` reaches the templates (an unknown slug, another file, a path climbing out)."""
+    slug = sorted(DRILLS)[0]
+    assert client.get(f"/static/kinds/{slug}.js").status_code == 200
+    for url in ("/static/kinds/no-such-kind.js", f"/static/kinds/{slug}/kind.js",
+                f"/static/kinds/{slug}.html", f"/static/kinds/{slug}/question.html",
+                f"/static/kinds/../../templates/drills/kinds/{slug}/kind.js",
+                f"/static/kinds/{slug}.js/../../../pyproject.toml",
+                "/static/kinds/../../trainer/__init__.py", "/static/kinds/"):
+        assert client.get(url).status_code == 404, url
+
+
+def test_extra_files_are_hashed_at_start_and_only_by_their_own_names(tmp_path: Path) -> None:
+    folder, home = tmp_path / "static", tmp_path / "templates" / "drills" / "kinds" / "x"
+    folder.mkdir()
+    home.mkdir(parents=True)
+    script = home / "kind.js"
+    script.write_text("// wiring\nwindow.PaiGow.kinds.x = 1;\n" * 40, encoding="utf-8")
+    (home / "secret.html").write_text("not served", encoding="utf-8")
+    files = StaticFiles(folder, extra={"kinds/x.js": script})
+    files.warm()
+    found = files.get("kinds/x.js")
+    assert found is not None and found.data == minify_js(script.read_text(encoding="utf-8")).encode()
+    assert found.gzipped is not None and gzip.decompress(found.gzipped) == found.data
+    assert files.get("kinds/./x.js") is found  # the same name, normalised
+    for name in ("kinds/secret.html", "kinds/../templates/drills/kinds/x/kind.js", "kinds/y.js"):
+        assert files.get(name) is None, name
+
+
 def test_a_changed_file_gets_a_new_version(tmp_path: Path) -> None:
     folder = tmp_path / "static"
     (folder / "css").mkdir(parents=True)
@@ -145,7 +175,9 @@ def test_requests_do_no_hashing_or_compressing(client: FlaskClient, monkeypatch:
 
     monkeypatch.setattr(static_files.gzip, "compress", refuse)
     page = client.get("/auth/login").get_data(as_text=True)
-    for url in _LINKED.findall(page):
+    # The drill kinds' scripts too, kept outside the static folder.
+    kinds = [f"/static/kinds/{slug}.js" for slug in DRILLS]
+    for url in [*_LINKED.findall(page), *kinds]:
         with client.get(url, headers=GZIP) as response:
             assert response.status_code == 200
 

@@ -24,13 +24,15 @@ def _answer_exam(trainee_id: int, session_id: int, right: bool) -> None:
     while (view := drill_service.issue_question(trainee_id, session_id)) is not None:
         drill = get_drill("house-way")
         context = DrillContext.from_dict(view.context)
-        cards = view.question["cards"]
-        key = drill.grade(view.question, {"front": cards[:2]}, context).correct_answer
+        question = drill.read_question(view.question)
+        cards = question.cards
+        key = drill.grade(question, drill.probe(question), context).correct_answer
         # Wrong: the first front the grader marks wrong (another front of the same value,
         # such as a pair in other suits, would be right).
-        front = key["front"] if right else next(
+        front = list(key.front) if right else next(
             list(pair) for pair in combinations(cards, 2)
-            if not drill.grade(view.question, {"front": list(pair)}, context).correct)
+            if not drill.grade(question, drill.read_answer(question, {"front": list(pair)}, context),
+                               context).correct)
         drill_service.answer_question(trainee_id, session_id, view.position, {"front": front})
 
 

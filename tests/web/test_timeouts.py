@@ -19,6 +19,7 @@ from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
+from trainer.services.drills import timeouts
 from trainer.services.reports import pages as dashboard
 from trainer.services.reports import sql as report_queries
 from web.helpers import csrf_token, login, post_form, run_together
@@ -281,7 +282,7 @@ def test_a_settle_that_loses_the_race_records_nothing(
         ).scalar_one()
         assert drill_service.settle_overdue(session_id=session_id) == 1
         # Found before the winner committed, inserted after: the unique key refuses it.
-        assert drill_service._settle_one(issued_id) is False
+        assert timeouts.settle_one(issued_id) is False
     assert len(_attempts(app, session_id)) == 1
 
 

@@ -176,7 +176,7 @@ def test_hand_reading_rules_name_their_hand_size_in_words(app) -> None:
 def test_hand_reading_rules_name_their_hand_in_the_readers_language(app) -> None:
     """A category's rule (reading.one-pair) names the hand with the drill's own words,
     translated, never the id's English words dropped into a translated sentence."""
-    from trainer.engine.drills.hand_reading import CATEGORY_WORDS
+    from trainer.engine.drills.kinds.hand_reading import CATEGORY_WORDS
     from trainer.web.i18n import translations
 
     with app.test_request_context():

@@ -1,5 +1,8 @@
 """Wrong answers for every drill kind and the words their feedback must then name.
 
+The answers are the kinds' own (each home's ``wrong_answer``), so a new kind needs nothing
+here to be answered wrong; the words are worked out here by the answer's shape.
+
 Shared by the test-client feedback tests (tests/web/test_feedback_words.py) and the
 browser test that answers every kind wrong in the page (tests/e2e/test_wrong_answers_browser.py).
 The expected words are worked out here from the question and its key, never taken
@@ -8,14 +11,13 @@ from the feedback code.
 from __future__ import annotations
 
 import html as html_lib
+import json
+import random
 import re
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DrillContext, get_drill
-from trainer.engine.hands import rank2
 
 SUITS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 # Visible text that is JSON: an object opened, or a quoted key.
@@ -52,83 +54,120 @@ def no_json_and_no_rule_id(page: str, rule_ids: list[str]) -> None:
                 page[match.start() - 80:match.end() + 20]
 
 
+def own_wrong_answer(kind: str, question: dict[str, Any], context: DrillContext) -> dict[str, Any]:
+    """Return the JSON of the kind's own wrong answer (``Drill.wrong_answer``) to a stored
+    question, drawn from the question's seed."""
+    drill = get_drill(kind)
+    typed = drill.read_question({k: v for k, v in question.items() if k != "context"})
+    answer: dict[str, Any] = drill.answer_json(
+        drill.wrong_answer(typed, context, random.Random(question.get("seed", 0))))
+    return answer
+
+
 def wrong_answer(kind: str, question: dict[str, Any], key: dict[str, Any],
                  context: DrillContext) -> tuple[dict[str, Any], list[str]]:
-    """Return a wrong answer of ``kind`` and the words the feedback must then name.
+    """Return a wrong answer to ``question`` (its JSON, as the row stores it) and the words
+    the feedback must then name.
 
-    The expected words are worked out here from the question and its key, not taken
-    from the feedback code.
+    The answer is the kind's own (``Drill.wrong_answer``, every kind's home declares one),
+    drawn from a generator seeded by the question, as the browser sends it. The expected
+    words are worked out here from the answer and the key (``expected_words``, by the
+    answer's shape), never taken from the feedback code.
     """
-    if kind == "action" or (kind == "round" and question.get("step") == "action"):
-        wrong = key["seat"] % 7 + 1
-        return {"seat": wrong}, [f"You picked seat {wrong}", f"seat {key['seat']}"]
-    if kind == "house-way" or (kind == "round" and question.get("step") == "banker"):
-        cards = question["cards"] if kind == "house-way" else question["banker_cards"]
-        target = rank2(parse_cards(key["front"], 2))
-        fronts = [[a, b] for i, a in enumerate(cards) for b in cards[i + 1:]
-                  if rank2(parse_cards([a, b], 2)) != target]
-        # Not a pair, if it can: the feedback then names the two cards ("You put 9♠ 4♦ in front").
-        front = min(fronts, key=lambda f: f[0][0] == f[1][0])
-        right = " ".join(words(c) for c in key["front"])
-        said = " ".join(words(c) for c in front)
-        return {"front": front}, [f"the house way puts {right} in front",
-                                  "You " if front[0][0] == front[1][0] else f"{said} in front"]
-    if kind == "round" and question.get("step") == "settle":
-        seat = question["players"][0]["seat"]
-        taken = any(e["seat"] == seat and e["action"] == "take" for e in key["order"])
-        order = [e for e in key["order"] if e["seat"] != seat]
-        if not taken:
-            order = [{"seat": seat, "action": "take"}, *order]
-        answer = {"order": order}
-        if "banker_commission_cents" in key:
-            answer["banker_commission_cents"] = key["banker_commission_cents"]
-        said = "push" if taken else "lose"
-        return answer, [f"You marked seat {seat} {said}", f"Wrong: seat {seat}"]
-    if kind == "hand-reading":
-        if "category" in key:
-            wrong = "high_card" if key["category"] != "high_card" else "one_pair"
-            said = "high card (pai gow)" if wrong == "high_card" else "one pair"
-            right = ("high card (pai gow)" if key["category"] == "high_card"
-                     else key["category"].replace("_", " "))
-            return {"category": wrong}, [f"You named it {said}", f"it is {right}"]
-        names = {"a": "hand A wins", "b": "hand B wins", "copy": "it is a copy"}
-        wrong = "a" if key["winner"] != "a" else "b"
-        return {"winner": wrong}, [f"You said {names[wrong]}", names[key["winner"]]]
-    if kind == "foul-check":
-        said = "fouled" if not key["fouled"] else "legal"
-        answer: dict[str, Any] = {"fouled": not key["fouled"]}
-        if answer["fouled"] and context.table.foul_policy.value == "house_way":
-            answer["front"] = question["front"]
-        right = "it is fouled" if key["fouled"] else "it is legal"
-        return answer, [f"You called it {said}", right]
-    if kind == "settlement":
-        positions = [{"outcome": p["outcome"], "paid_cents": p["paid_cents"]}
-                     for p in key["positions"]]
-        first = key["positions"][0]
-        if first["outcome"] == "win":
-            positions[0] = {"outcome": "win", "paid_cents": first["paid_cents"] + 250}
-            paid = first["paid_cents"] + 250
-            return {"positions": positions}, [
-                f"You paid seat {first['seat']} ${paid // 100}.{paid % 100:02d}",
-                f"${first['paid_cents'] // 100}.{first['paid_cents'] % 100:02d}"]
-        wrong = "lose" if first["outcome"] == "push" else "push"
-        positions[0] = {"outcome": wrong}
-        return {"positions": positions}, [f"You marked seat {first['seat']} {wrong}",
-                                          f"{first['outcome']}, not {wrong}",
-                                          f"Wrong: seat {first['seat']}"]
-    if kind == "bonus":
-        # The cue and the hand right, the amount a dollar too much.
-        paid = key["paid_cents"] + 100
-        cue = "qualifies" if key["qualifies"] else "does not qualify"
-        answer = {"qualifies": key["qualifies"], "category": key["category"], "paid_cents": paid}
-        return answer, ["You answered ", f", {dollars(paid)}; it {cue}, ",
-                        f", {dollars(key['paid_cents'])}."]
-    # A kind added later: any fixed answer that is wrong, or the drill's probe.
     drill = get_drill(kind)
-    choices = drill.answer_choices(question, context) or {}
-    for answer in [drill.probe(question), *choices.values()]:
-        if not drill.grade(question, answer, context).correct:
-            return answer, []
-    pytest.skip(f"no wrong answer found for {kind}")
+    rng = random.Random(f"{kind}:{json.dumps(question, sort_keys=True)}")
+    typed = drill.read_question(question)
+    answer: dict[str, Any] = drill.answer_json(drill.wrong_answer(typed, context, rng))
+    assert not drill.grade(typed, drill.read_answer(typed, answer, context), context).correct, \
+        (kind, answer)
+    return answer, expected_words(answer, key, context)
 
 
+def expected_words(answer: dict[str, Any], key: dict[str, Any], context: DrillContext) -> list[str]:
+    """Return what the feedback on ``answer`` must say, worked out here from the answer and
+    the key: each answer shape the drill kinds take (a round's steps take the action's, the
+    banker's and their own). An answer of a shape not known here: [] (a new kind adds its
+    shape, tests/e2e/test_wrong_answers_browser.py asks for it)."""
+    for fits, words in SHAPES:
+        if fits(answer):
+            return words(answer, key, context)
+    return []
+
+
+def _seat(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    return [f"You picked seat {answer['seat']}", f"seat {key['seat']}"]
+
+
+def _front(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    front = answer["front"]
+    right = " ".join(words(c) for c in key["front"])
+    said = " ".join(words(c) for c in front)
+    # A pair in front is named as a hand ("You put a pair of 9s in front"); other cards as cards.
+    return [f"the house way puts {right} in front",
+            "You " if front[0][0] == front[1][0] else f"{said} in front"]
+
+
+def _settle_in_order(answer: dict[str, Any], key: dict[str, Any],
+                     _context: DrillContext) -> list[str]:
+    def taken(order: list[dict[str, Any]], seat: int) -> bool:
+        return any(e["seat"] == seat and e["action"] == "take" for e in order)
+
+    seats = sorted({e["seat"] for e in (*answer["order"], *key["order"])})
+    seat = next(s for s in seats if taken(answer["order"], s) != taken(key["order"], s))
+    # A seat the key takes and the answer leaves is marked a push; one it takes, lost.
+    said = "push" if taken(key["order"], seat) else "lose"
+    return [f"You marked seat {seat} {said}", f"Wrong: seat {seat}"]
+
+
+def _category_words(category: str) -> str:
+    return "high card (pai gow)" if category == "high_card" else category.replace("_", " ")
+
+
+def _reading(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    if "category" in answer:
+        return [f"You named it {_category_words(answer['category'])}",
+                f"it is {_category_words(key['category'])}"]
+    names = {"a": "hand A wins", "b": "hand B wins", "copy": "it is a copy"}
+    return [f"You said {names[answer['winner']]}", names[key["winner"]]]
+
+
+def _foul(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    said = "fouled" if answer["fouled"] else "legal"
+    return [f"You called it {said}", "it is fouled" if key["fouled"] else "it is legal"]
+
+
+def _table(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    at = next(i for i, (given, right) in enumerate(zip(answer["positions"], key["positions"],
+                                                       strict=True))
+              if (given["outcome"], given.get("paid_cents")) != (right["outcome"], right["paid_cents"]))
+    given, right = answer["positions"][at], key["positions"][at]
+    seat = right["seat"]
+    if given["outcome"] == right["outcome"]:  # a winner paid the wrong amount
+        return [f"You paid seat {seat} {dollars(given['paid_cents'])}", dollars(right["paid_cents"])]
+    wrong = given["outcome"]
+    return [f"You marked seat {seat} {wrong}", f"{right['outcome']}, not {wrong}",
+            f"Wrong: seat {seat}"]
+
+
+def _bonus(answer: dict[str, Any], key: dict[str, Any], _context: DrillContext) -> list[str]:
+    # "You answered <cue>, <hand>, <amount>; it <cue>, <hand>, <amount>." (the hand in the
+    # pay table's own words, so only the cue and the amounts are worked out here).
+    def cue(value: bool) -> str:
+        return "qualifies" if value else "does not qualify"
+
+    return [f"You answered {cue(answer['qualifies'])}, ",
+            f", {dollars(answer['paid_cents'])}; it {cue(key['qualifies'])}, ",
+            f", {dollars(key['paid_cents'])}."]
+
+
+# Each answer shape (its keys) and the words its feedback names.
+SHAPES: tuple[tuple[Callable[[dict[str, Any]], bool],
+                    Callable[[dict[str, Any], dict[str, Any], DrillContext], list[str]]], ...] = (
+    (lambda a: set(a) == {"seat"}, _seat),
+    (lambda a: set(a) == {"front"}, _front),
+    (lambda a: "order" in a, _settle_in_order),
+    (lambda a: "positions" in a, _table),
+    (lambda a: {"qualifies", "paid_cents"} <= set(a), _bonus),
+    (lambda a: set(a) in ({"category"}, {"winner"}), _reading),
+    (lambda a: "fouled" in a, _foul),
+)

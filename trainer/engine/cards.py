@@ -122,11 +122,6 @@ def card_list(cards: Iterable[int]) -> list[str]:
     return [str(Card(c)) for c in cards]
 
 
-def new_deck() -> list[Card]:
-    """Return the 53 cards in a fixed order."""
-    return list(DECK)
-
-
 def shuffled_deck(rng: random.Random) -> list[Card]:
     """Return the 53 cards shuffled by the injected generator."""
     deck = list(DECK)

@@ -18,7 +18,7 @@ from .hands import evaluate2, evaluate5
 from .house_way import HouseWay, HouseWaySetting, load
 from .messages import N_, EngineError, Money, refusal
 from .profiles import DEFAULT_PROFILE, SideBetOffer, TableProfile, get_profile
-from .setting import SPLITS, SetHand, foul_message, foul_reason, same_value
+from .setting import SPLITS, SetHand, foul_message, foul_reason
 from .settlement import Settlement, settle, verify_bet
 from .side_bets import TableKind, load_table
 
@@ -114,12 +114,6 @@ class HandResult:
     bonus: BonusResult | None = None
 
     @property
-    def followed_house_way(self) -> bool:
-        """Tell whether the player's setting has the house way's value in back and in front."""
-        return same_value(self.player.back, self.player.front, self.house.back,
-                          self.house.front, self.wheel)
-
-    @property
     def cost_cents(self) -> int:
         """Return what the player's setting cost against the house way's (negative: gained)."""
         return self.house_settlement.net_cents - self.settlement.net_cents
@@ -155,16 +149,11 @@ def verify_deal_bet(bet_cents: int, balance_cents: int,
         raise refusal(N_("The bet is more than your balance of %(balance)s."), balance=balance)
 
 
-def split_key(seven: Sequence[int], front: Sequence[int]) -> str:
-    """Return the key of a setting: the two front cards' places among the seven, as "i-j"."""
-    places = sorted(list(seven).index(c) for c in front)
-    return f"{places[0]}-{places[1]}"
-
-
 def split_table(seven: Sequence[int], wheel: str) -> dict[str, dict[str, Any]]:
     """Describe all 21 settings of the player's seven: legal or fouled, and why.
 
-    Keyed by ``split_key``, so the page can keep Done disabled with the reason
+    Keyed by the two front cards' places among the seven ("i-j", the lower first), so
+    the page can keep Done disabled with the reason
     shown without another trip to the server; the server checks again on Done.
     """
     cards = tuple(Card(c) for c in seven)
@@ -206,7 +195,7 @@ def verify_setting(seven: Sequence[int], front: Sequence[str], wheel: str) -> Se
 
 def house_way_setting(seven: Sequence[int], house_way: HouseWay | str, wheel: str
                       ) -> HouseWaySetting:
-    """Set seven cards by a house way: the way itself, or a name ``load`` finds."""
+    """Set seven cards by a house way: the way itself, or a preset's name."""
     way = house_way if isinstance(house_way, HouseWay) else load(house_way)
     return way.set(tuple(Card(c) for c in seven), wheel)
 
@@ -217,7 +206,7 @@ def play_hand(game_deal: GameDeal, front: Sequence[str] | None, bet_cents: int,
     """Settle the player's setting (None: the house way's) and the house way's against the banker.
 
     ``house_way`` is the way the hand was dealt under (a custom version, or a preset as
-    it was: the caller's ``load_exact``), or a preset's name. A side bet
+    it was: the services' ``house_ways.exact``), or a preset's name. A side bet
     (``bonus_cents``) is settled against the house whatever the setting.
     """
     table = get_profile(profile)

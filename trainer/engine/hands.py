@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from typing import Any
 
 from .cards import JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS, Card
@@ -97,11 +97,6 @@ def pack(category: int, keys: Sequence[int]) -> int:
         value |= key << shift
         shift -= 4
     return value
-
-
-def category_of(strength: int) -> Category:
-    """Return the category of a strength."""
-    return Category(strength >> CATEGORY_SHIFT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,8 +486,3 @@ def is_queen_high_pai_gow(seven: Sequence[int]) -> bool:
         return False
     return not any(all(r in ranks for r in range(low, low + 5))
                    for low in range(_QUEEN_INDEX - 4 + 1))
-
-
-def all_five_card_hands() -> Iterator[tuple[int, ...]]:
-    """Yield every five-card hand of the 53-card deck (2,869,685 of them)."""
-    return combinations(range(53), 5)

@@ -73,11 +73,6 @@ class Settlement(NamedTuple):
         return out
 
 
-def result_of(back: Outcome, front: Outcome) -> Result:
-    """Combine the two comparisons into WIN, PUSH or LOSE."""
-    return SETTLEMENT_TABLE[(back, front)]
-
-
 def commission_cents(win_cents: int, profile: TableProfile | str = DEFAULT_PROFILE) -> int:
     """Return the commission taken from a win of ``win_cents`` under the profile."""
     return _commission_cents(win_cents, get_profile(profile))
@@ -193,16 +188,6 @@ def verify_bet(bet_cents: int, profile: TableProfile | None = None) -> None:
                                     <= profile.max_bet_cents):
         raise refusal(N_("The bet must be between %(low)s and %(high)s at this table."),
                       low=Money(profile.min_bet_cents), high=Money(profile.max_bet_cents))
-
-
-def payment_order(results: Sequence[Result]) -> list[int]:
-    """Return seat indexes in the dealer's order: losers taken, then winners paid.
-
-    Pushes are left in place and do not appear.
-    """
-    losers = [i for i, r in enumerate(results) if r is Result.LOSE]
-    winners = [i for i, r in enumerate(results) if r is Result.WIN]
-    return losers + winners
 
 
 def banker_commission_cents(banker_net_cents: int, profile: TableProfile | str = DEFAULT_PROFILE

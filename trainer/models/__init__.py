@@ -1,5 +1,6 @@
 """The database models, re-exported so callers import from ``trainer.models``."""
 from trainer.models.audit import AuditLog
+from trainer.models.classroom import ClassAnswer, ClassHand, ClassPresence, LiveClass
 from trainer.models.drill import AppendOnlyError, Attempt, DrillSession, IssuedQuestion
 from trainer.models.exam import CertificationExam, ExamStatus
 from trainer.models.group import DEFAULT_HOUSE_WAY, DEFAULT_PROFILE, Group, Membership
@@ -11,6 +12,7 @@ from trainer.models.house_way import (
 )
 from trainer.models.installation import InstallationSetting
 from trainer.models.job import Job
+from trainer.models.learning import LearningAssignment, SkillMemory
 from trainer.models.profile import CustomProfile
 from trainer.models.security import LoginFailure, UserSession
 from trainer.models.table import GameHand, PlayerGame
@@ -25,6 +27,9 @@ __all__ = [
     "Attempt",
     "AuditLog",
     "CertificationExam",
+    "ClassAnswer",
+    "ClassHand",
+    "ClassPresence",
     "CustomHouseWay",
     "CustomProfile",
     "DrillSession",
@@ -37,10 +42,13 @@ __all__ = [
     "InstallationSetting",
     "IssuedQuestion",
     "Job",
+    "LearningAssignment",
+    "LiveClass",
     "LoginFailure",
     "Membership",
     "PlayerGame",
     "Role",
+    "SkillMemory",
     "UTCDateTime",
     "User",
     "UserSession",

@@ -26,7 +26,8 @@ class DrillSession(Model):
     __tablename__ = "drill_sessions"
     __table_args__ = (
         CheckConstraint("mode IN ('practice', 'timed', 'exam')", name="mode"),
-        CheckConstraint("dealt IN ('balanced', 'mistakes', 'focused')", name="dealt"),
+        CheckConstraint("dealt IN ('balanced', 'mistakes', 'focused', 'class', 'targeted')",
+                        name="dealt"),
         Index("ix_drill_sessions_user_id_started_at", "user_id", "started_at"),
     )
 
@@ -40,7 +41,10 @@ class DrillSession(Model):
     # How its questions were dealt (issue 24): ``balanced``, the normal generator, the
     # only sessions whose timed answers count toward readiness and certification;
     # ``mistakes`` ("my mistakes") and ``focused`` (any other targeted practice) are
-    # practice only, timed or not (docs/drills.md, "Practice only").
+    # practice only, timed or not (docs/drills.md, "Practice only"); ``class``: a trainee's
+    # answers in a live class (issue 31, services/classroom/), practice only too;
+    # ``targeted``: practice that adapts, each question's rule chosen by the trainee's
+    # memory (issue 30, services/learning/), practice only.
     dealt: Mapped[str] = mapped_column(String(16), default="balanced",
                                        server_default="balanced")
     length: Mapped[int]
@@ -51,6 +55,9 @@ class DrillSession(Model):
     profile: Mapped[str] = mapped_column(String(64))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The answer time its right answers are rated Hard above and Easy under half of (issue
+    # 30, services/learning/rating.py), fixed at the start; None: none known (Good).
+    rating_time_ms: Mapped[int | None]
 
     attempts: Mapped[list[Attempt]] = relationship(
         back_populates="session", order_by="Attempt.position"

@@ -13,8 +13,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 from trainer.extensions import Model
 from trainer.models.types import UTCDateTime, utcnow
 
-JOB_STATUSES = ("queued", "running", "done", "failed")
-JOB_QUEUES = ("short", "long")  # PDFs; checks, diffs, simulations (issue 25)
 PROGRESS_FULL = 1000  # progress is stored in thousandths
 
 

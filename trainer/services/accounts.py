@@ -15,7 +15,7 @@ Who may change whom is the caller's to decide (the web's ``role_required`` and
 login's form and uniqueness, a full name, the role, the group, the password rule
 (``models/passwords.py``, applied by ``User.set_password``) and who may reactivate
 an account. A refusal is an ``AccountError`` (an ``EngineError`` with an
-``N_``-marked sentence, worded by the web with ``engine_words.say``), or the
+``N_``-marked sentence, worded by the web with ``engine_words.message_words``), or the
 model's ``PasswordRefused`` naming the rule's problem; nothing is changed then.
 
 The actor is an ``Actor``: a signed-in account, or the command line. A command has

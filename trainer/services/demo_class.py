@@ -5,14 +5,16 @@ after a few hundred answers. Into an empty database (no accounts, groups, sessio
 custom house ways before the command ran) ``seed_class`` adds four weeks of a real
 class to the demo group, every question dealt and graded by the engine:
 
-- the questions are generated from seeds by the drill (``new_question`` and a round's
-  step, ``drills._step_question``), under a context built as ``drills.start_session``
-  builds it (house way pinned to its rules digest, table rules, foul policy);
-- each answer is the drill's own answer key, or a wrong answer of the shape the drill
-  takes, checked by the drill's answer schema and graded by the drill's grader; a
-  timed-out question is stored as ``answer_question`` stores one (no answer, wrong);
-- the rows are the service's rows (``IssuedQuestion`` and ``Attempt`` with the seed,
-  the question and its context), so ``drills.regrade`` re-grades every one to its
+- the questions are dealt from seeds by the drill (``drills.deal_question``: a round's
+  steps share a seed), under the context the drills service builds for a new session
+  (``drills.build``: house way pinned to its rules digest, table rules, foul policy; an
+  exam's from the rules kept at scheduling, ``exams.exam_context``);
+- each answer is sent as a browser sends one: the drill's own answer key, or a wrong
+  answer of the shape the drill takes, as JSON, read by the drill (``read_answer``:
+  its answer schema) and graded as ``answer_question`` grades (``drills.grade_answer``;
+  a timed-out question: no answer, wrong);
+- the rows are the service's rows (``drills.store``: ``IssuedQuestion`` and ``Attempt``
+  with the seed, the question and its context), so ``drills.regrade`` re-grades every one to its
   stored grade and the replay page deals it again;
 - exams are scheduled with ``exams.schedule_exam``, taken as sealed exam sessions
   under the rules kept at scheduling, and judged by ``exams.record_results``.
@@ -33,7 +35,6 @@ completion here by worker processes (``job_worker.Worker``) before either is pub
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 import multiprocessing
 import os
@@ -45,9 +46,11 @@ from typing import Any
 
 from sqlalchemy import func, insert, select
 
-from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DrillContext, Grade, get_drill
-from trainer.engine.hands import rank2
+from trainer.engine.drills import Drill, DrillContext, get_drill
+from trainer.engine.drills.kinds.action import SLUG as ACTION
+from trainer.engine.drills.kinds.house_way import SLUG as HOUSE_WAY
+from trainer.engine.drills.kinds.settlement import SLUG as SETTLEMENT
+from trainer.engine.drills.schema import Each, Fields, ListOf, Maybe, Schema
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, editing
 from trainer.extensions import db
 from trainer.models import (
@@ -57,15 +60,22 @@ from trainer.models import (
     DrillSession,
     ExamStatus,
     Group,
-    HouseWayVersion,
     IssuedQuestion,
     User,
     utcnow,
 )
-from trainer.services import house_way_jobs, house_ways, jobs, profiles
+from trainer.services import house_way_jobs, house_ways, jobs
 from trainer.services.certification import exams
-from trainer.services.drills import _PROBES, DrillSettings, _context, _step_question, session_length
-from trainer.services.group_settings import foul_policy
+from trainer.services.drills import (
+    build,
+    deal_question,
+    grade_answer,
+    group_of,
+    session_length,
+    settings_for,
+    store,
+)
+from trainer.services.group_settings import GroupSettings
 from trainer.services.job_worker import Worker
 from trainer.services.timing import GRACE_MS
 
@@ -96,40 +106,34 @@ def database_is_empty() -> bool:
 # --- answers ------------------------------------------------------------------------
 
 
-def _right_answer(kind: str, key: dict[str, Any]) -> dict[str, Any]:
-    """The answer a dealer who knows the rule gives: the key, in the answer's own shape."""
-    if kind == "house-way":
-        return {"front": list(key["front"])}
-    if kind == "settlement":
-        return {"positions": [{k: v for k, v in p.items() if k != "seat"} for p in key["positions"]]}
-    if kind == "action":
-        return {"seat": key["seat"]}
-    raise ValueError(f"The demo class does not answer {kind!r} questions.")
+def _shaped(schema: Schema, value: Any) -> Any:
+    """Return ``value`` (an answer key's JSON) with only what ``schema`` takes: the key in the
+    answer's own shape (the key's seat numbers and reasons dropped, its answer kept)."""
+    if isinstance(schema, Maybe):
+        return None if value is None else _shaped(schema.inner, value)
+    if isinstance(schema, Fields) and isinstance(value, dict):
+        takes = {**schema.required, **schema.optional}
+        return {name: _shaped(takes[name], v) for name, v in value.items() if name in takes}
+    if isinstance(schema, ListOf) and isinstance(value, list):
+        return [_shaped(schema.item, v) for v in value]
+    if isinstance(schema, Each) and isinstance(value, list):
+        return [_shaped(item, v) for item, v in zip(schema.items, value, strict=False)]
+    return value
 
 
-def _wrong_answer(kind: str, question: dict[str, Any], key: dict[str, Any],
+def _right_answer(drill: Drill, question: Any, key: dict[str, Any],
+                  context: DrillContext) -> dict[str, Any]:
+    """The answer a dealer who knows the rule gives, as the browser sends it: the key, in
+    the shape the drill's answer schema takes."""
+    answer: dict[str, Any] = _shaped(drill.answer_schema(question, context), key)
+    return answer
+
+
+def _wrong_answer(drill: Drill, question: Any, context: DrillContext,
                   rng: random.Random) -> dict[str, Any]:
-    """A mistake dealers make: another front, a forgotten commission, the wrong seat."""
-    if kind == "house-way":
-        cards = question["cards"]
-        target = rank2(parse_cards(key["front"], 2))
-        fronts = [[a, b] for i, a in enumerate(cards) for b in cards[i + 1:]
-                  if rank2(parse_cards([a, b], 2)) != target]
-        return {"front": rng.choice(fronts)}
-    if kind == "settlement":
-        answer = _right_answer(kind, key)
-        i = rng.randrange(len(answer["positions"]))
-        position = answer["positions"][i]
-        if position["outcome"] == "win":
-            # Paid the whole bet: the commission forgotten.
-            position["paid_cents"] = question["positions"][i]["bet_cents"]
-        else:
-            position["outcome"] = "push" if position["outcome"] == "lose" else "lose"
-            position["paid_cents"] = None
-        return answer
-    if kind == "action":
-        return {"seat": key["seat"] % 7 + 1}
-    raise ValueError(f"The demo class does not answer {kind!r} questions.")
+    """A mistake dealers make, as the drill's home draws one (``wrong_answer``: another
+    front, a winner overpaid or another result marked, the wrong seat), as sent."""
+    return drill.answer_json(drill.wrong_answer(question, context, rng))
 
 
 # --- sessions -------------------------------------------------------------------------
@@ -171,24 +175,24 @@ class Seeder:
         return ms
 
     def session(self, user_id: int, kind: str, mode: str, start: datetime, pace: Pace,
-                settings: DrillSettings, *, length: int | None = None,
+                settings: GroupSettings, *, group_id: int | None,
+                context: DrillContext | None = None, length: int | None = None,
                 time_limit_ms: int | None = None) -> DrillSession:
-        """Deal, answer and store one finished session of ``kind`` starting at ``start``."""
+        """Deal, answer and store one finished session of ``kind`` starting at ``start``.
+
+        Under ``context`` (an exam's), else the one the drills service builds from the
+        group's ``settings`` for a new session (``drills.build``).
+        """
         drill = get_drill(kind)
         length = session_length(kind, length if length is not None else settings.length(kind))
         limit_ms = None if mode == "practice" else (
             time_limit_ms if time_limit_ms is not None else settings.time_limit_s(kind) * 1000)
-        digest = settings.house_way_digest or house_ways.pin(settings.house_way)
-        table = settings.table if settings.table is not None \
-            else profiles.custom_rules(settings.profile)
-        context = DrillContext(settings.house_way, settings.profile,
-                               foul_policy(settings.foul_policy), (), custom=table,
-                               house_way_digest=digest).as_dict()
-        ctx = _context(context)
+        ctx = context if context is not None else build(settings)
+        context_json = ctx.as_dict()
         record = DrillSession(
-            user_id=user_id, group_id=settings.group_id, kind=kind, mode=mode, dealt="balanced",
-            length=length, time_limit_ms=limit_ms, house_way=settings.house_way,
-            house_way_digest=digest, profile=settings.profile, started_at=start)
+            user_id=user_id, group_id=group_id, kind=kind, mode=mode, dealt="balanced",
+            length=length, time_limit_ms=limit_ms, house_way=ctx.house_way,
+            house_way_digest=ctx.house_way_digest, profile=ctx.profile, started_at=start)
         db.session.add(record)
         db.session.flush()
         issued_rows: list[dict[str, Any]] = []
@@ -196,36 +200,36 @@ class Seeder:
         clock = start + timedelta(seconds=self.rng.randrange(3, 15))
         seed = 0
         for position in range(1, length + 1):
-            if (position - 1) % max(1, len(drill.steps)) == 0:
+            if (position - 1) % drill.unit_length() == 0:
                 seed = self.rng.getrandbits(63)
-            question = _step_question(kind, seed, ctx, position)
+            question = deal_question(kind, seed, ctx, position)
+            question_json = drill.question_json(question)
             rule_id = drill.rule_of(question, ctx)
-            key = drill.grade(question, _PROBES[kind](question), ctx).correct_answer
+            # The dealer's browser: the question as shown, an answer sent as JSON.
+            key = drill.key_json(drill.answer_key(question, ctx).correct_answer)
             timed_out = limit_ms is not None and self.rng.random() < pace.timeouts
             answer: Any = None
             if timed_out:
                 elapsed = limit_ms + GRACE_MS + self.rng.randrange(500, 20_000) \
                     if limit_ms is not None else 0
             else:
-                answer = _right_answer(kind, key) if self.rng.random() < pace.skill(rule_id) \
-                    else _wrong_answer(kind, question, key, self.rng)
-                answer = drill.validate_answer(question, answer, ctx)
+                sent = _right_answer(drill, question, key, ctx) \
+                    if self.rng.random() < pace.skill(rule_id) \
+                    else _wrong_answer(drill, question, ctx, self.rng)
+                answer = drill.read_answer(question, sent, ctx)
                 elapsed = self._elapsed_ms(pace, limit_ms)
-            grade = drill.grade(question, _PROBES[kind](question) if answer is None else answer, ctx)
-            if timed_out:  # as answer_question records a question left to time out
-                grade = Grade(False, grade.rule_id, grade.correct_answer, grade.explanation,
-                              tuple({**part, "correct": False} for part in grade.parts))
+            # Graded as answer_question grades it (a question left to time out: wrong).
+            grade = grade_answer(kind, question, answer, ctx, timed_out)
             answered = clock + timedelta(milliseconds=elapsed)
-            issued_rows.append({"session_id": record.id, "position": position, "seed": seed,
-                                "question": question, "context": context, "rule_id": rule_id,
-                                "issued_at": clock})
-            attempt_rows.append({
-                "session_id": record.id, "position": position, "user_id": user_id, "kind": kind,
-                "seed": seed, "question": {**question, "context": context}, "answer": answer,
-                "correct_answer": grade.correct_answer, "correct": grade.correct,
-                "timed_out": timed_out, "rule_id": grade.rule_id, "issued_at": clock,
-                "answered_at": answered, "elapsed_ms": elapsed,
-            })
+            issued_rows.append(store.issued_values(record.id, position, seed, question_json,
+                                                   context_json, rule_id, clock))
+            attempt_rows.append(store.attempt_values(
+                session_id=record.id, position=position, user_id=user_id, kind=kind,
+                seed=seed, question=question_json, context=context_json,
+                answer=None if answer is None else drill.answer_json(answer),
+                correct_answer=drill.key_json(grade.correct_answer), correct=grade.correct,
+                timed_out=timed_out, rule_id=grade.rule_id, issued_at=clock,
+                answered_at=answered, elapsed_ms=elapsed))
             # The feedback read, "Next" pressed: a second or a few before the next question.
             clock = answered + timedelta(milliseconds=self.rng.randrange(800, 4000 if mode != "exam"
                                                                          else 1500))
@@ -248,7 +252,7 @@ class Plan:
 
 
 def _plans() -> dict[str, Plan]:
-    hw, st, act = "house-way", "settlement", "action"
+    hw, st, act = HOUSE_WAY, SETTLEMENT, ACTION
     struggling = TWO_PAIR_AND_TRIPS
     return {
         # Certified: sure and quick by the third week.
@@ -293,17 +297,6 @@ def _training_days(first: datetime, week: int, count: int, rng: random.Random) -
     return sorted(starts)
 
 
-def _exam_settings(exam: CertificationExam, trainee_id: int) -> DrillSettings:
-    """The settings an exam runs under, as ``exams.start_exam`` builds them."""
-    settings = dataclasses.replace(
-        DrillSettings.for_user(trainee_id), house_way=exam.house_way, profile=exam.profile,
-        group_id=exam.group_id, house_way_digest=exam.house_way_digest,
-        table=exams.exam_rules(exam))
-    if exam.foul_policy is not None:
-        settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))
-    return settings
-
-
 def _take_exam(seeder: Seeder, group: Group, trainee: User, supervisor: User, kind: str,
                scheduled: datetime, taken: datetime | None, pace: Pace) -> None:
     """Schedule an exam (the service), then take it as a sealed session at ``taken``."""
@@ -312,9 +305,12 @@ def _take_exam(seeder: Seeder, group: Group, trainee: User, supervisor: User, ki
     assert exam is not None
     exam.scheduled_at = scheduled
     if taken is not None:
-        session = seeder.session(trainee.id, kind, "exam", taken, pace,
-                                 _exam_settings(exam, trainee.id), length=exam.length,
-                                 time_limit_ms=exam.time_limit_ms)
+        # Under the rules kept at scheduling, as ``exams.start_exam`` starts its session.
+        settings = settings_for(trainee.id)
+        session = seeder.session(trainee.id, kind, "exam", taken, pace, settings,
+                                 group_id=exam.group_id,
+                                 context=exams.exam_context(exam, settings),
+                                 length=exam.length, time_limit_ms=exam.time_limit_ms)
         exam.status, exam.started_at, exam.session_id = ExamStatus.STARTED, taken, session.id
     db.session.commit()
 
@@ -331,7 +327,7 @@ def seed_class(group: Group, supervisor: User, trainees: Sequence[User],
     ready, struggling, steady = trainees
     for trainee, plan in ((ready, plans["ready"]), (struggling, plans["struggling"]),
                           (steady, plans["steady"])):
-        settings = DrillSettings.for_user(trainee.id)
+        settings, group_id = group_of(trainee.id)
         planned = sorted(
             (start, kind, mode, pace)
             for week, items in enumerate(plan.weeks)
@@ -342,20 +338,21 @@ def seed_class(group: Group, supervisor: User, trainees: Sequence[User],
             # One session at a time: a later one that day starts after a short break.
             start = max(start, busy_until + timedelta(minutes=rng.randrange(5, 40)))
             if start < now - timedelta(hours=2):
-                finished = seeder.session(trainee.id, kind, mode, start, pace, settings).finished_at
+                finished = seeder.session(trainee.id, kind, mode, start, pace, settings,
+                                          group_id=group_id).finished_at
                 busy_until = finished or start
     db.session.commit()
     # The exams, at the times a supervisor would have scheduled them: taken at 07:00 UTC,
     # before the day's training (which starts at 08:00).
     day, seven = timedelta(days=1), timedelta(hours=7)
-    _take_exam(seeder, group, ready, supervisor, "house-way", first + 17 * day + 2 * seven,
+    _take_exam(seeder, group, ready, supervisor, HOUSE_WAY, first + 17 * day + 2 * seven,
                first + 18 * day + seven, Pace(flat(1.0), 4.5))
-    _take_exam(seeder, group, ready, supervisor, "settlement", first + 17 * day + 2 * seven,
+    _take_exam(seeder, group, ready, supervisor, SETTLEMENT, first + 17 * day + 2 * seven,
                first + 18 * day + seven + timedelta(minutes=20), Pace(flat(1.0), 9))
-    _take_exam(seeder, group, struggling, supervisor, "house-way",
+    _take_exam(seeder, group, struggling, supervisor, HOUSE_WAY,
                first + 19 * day + 2 * seven, first + 20 * day + seven,
                Pace(weak_on(TWO_PAIR_AND_TRIPS, 0.55, 0.97), 7.5))
-    _take_exam(seeder, group, steady, supervisor, "house-way", now - day, None, Pace(flat(1.0), 5))
+    _take_exam(seeder, group, steady, supervisor, HOUSE_WAY, now - day, None, Pace(flat(1.0), 5))
     exams.record_results([ready.id, struggling.id, steady.id])
     db.session.commit()
     return seeder.sessions, seeder.attempts, 4
@@ -478,11 +475,4 @@ def seed_house_way(manager: User, database_url: str,
     record.created_at = now - timedelta(days=26)
     db.session.commit()
     return tuple(refs)
-
-
-def versions_of_demo_way() -> list[HouseWayVersion]:
-    """The demo way's published versions (tests, the summary)."""
-    record = db.session.execute(
-        select(CustomHouseWay).where(CustomHouseWay.slug == WAY_SLUG)).scalar_one_or_none()
-    return [] if record is None else house_ways.versions(record.id)
 

@@ -96,7 +96,7 @@ class GroupSettings:
 
     def __post_init__(self) -> None:
         # Each problem a sentence marked for the catalogues (the web says them, in the
-        # reader's language: web/engine_words.say); str() of the error is the English.
+        # reader's language: web/engine_words.message_words); str() of the error is the English.
         errors: list[Any] = []
         try:
             # A preset or a published version (services/house_ways.py); never a draft.

@@ -263,14 +263,14 @@ def run_simulate(ctx: JobContext) -> dict[str, Any]:
             "hands": int(p["hands"]), "seed": int(p["seed"])}
 
 
-KINDS: dict[str, jobs.JobFunction] = {
+JOB_KINDS: dict[str, jobs.JobFunction] = {
     CHECK: run_check, DIFF: run_diff, SIMULATE: run_simulate, CLASS_TABLE: run_class_table,
 }
 
 
 def register_kinds() -> None:
-    """Register the four kinds with ``services/jobs.py`` (the app factory does, at start)."""
-    for kind, fn in KINDS.items():
+    """Register the four job kinds with ``services/jobs.py`` (the app factory does, at start)."""
+    for kind, fn in JOB_KINDS.items():
         jobs.register(kind, fn, jobs.LONG)
 
 

@@ -22,8 +22,11 @@ version of a custom way, ``<slug>@<n>`` (``riverside@2``). Decisions
   grades by. For a preset the rule data is stored once (a *snapshot*, keyed by
   ref and digest), so its attempts re-grade exactly after the preset file changes;
   a version is frozen, so its digest finds it.
-- The engine finds what is not a preset through the resolver installed at app start
-  (``install_resolver``), and keeps each answer for the process.
+- The engine knows the presets only and never calls up (issue 28): this module resolves
+  a ref (``get_way``, ``exact``: a preset, a preset's snapshot, a published version) and
+  hands the house way itself down, in a drill's context or a game's hand. What it finds
+  is kept for the process per (ref, rules digest); the app factory empties that memory
+  (``forget``) for a new app, as a new app may have a new database.
 """
 from __future__ import annotations
 
@@ -40,7 +43,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names, set_resolver
+from trainer.engine.house_way import (
+    DEFAULT_HOUSE_WAY,
+    HouseWay,
+    HouseWayError,
+    load,
+    preset_names,
+)
 from trainer.engine.house_way.classes import ClassTable, class_keys
 from trainer.engine.house_way.interpreter import rules_digest as digest_of
 from trainer.engine.messages import N_, Joined, Message, Nn_, Plural
@@ -131,14 +140,18 @@ def _version(ref: str) -> HouseWayVersion | None:
         select(HouseWayVersion).where(HouseWayVersion.ref == ref)).scalar_one_or_none()
 
 
-# --- the engine's resolver ---------------------------------------------------------------
+# --- resolving a ref (the services' own look-up; the engine has none) --------------------
 
 # pin()'s memory for this process: the (ref, rules digest) pairs whose rules are stored
-# (a preset's snapshot, a version's own row); emptied when the resolver is installed
-# (a new app, a new database).
+# (a preset's snapshot, a version's own row); emptied by ``forget`` (a new app, a new
+# database).
 _PINNED: set[tuple[str, str]] = set()
 # Published versions seen by ``is_offered`` in this process (emptied with ``_PINNED``).
 _OFFERED: set[str] = set()
+# The house ways found beyond the presets, per (ref, rules digest asked for; None: any):
+# a version is frozen and a snapshot is keyed by its digest, so each is read once a
+# process. Only what was found is kept: a version published later is found then.
+_FOUND: dict[tuple[str, str | None], HouseWay] = {}
 
 
 def _build(data: Mapping[str, Any], ref: str) -> HouseWay:
@@ -153,7 +166,7 @@ def _build(data: Mapping[str, Any], ref: str) -> HouseWay:
 
 
 def resolve(ref: str, rules_digest: str | None) -> HouseWay | None:
-    """Find a house way that is not a current preset (the engine's resolver).
+    """Read a house way that is not a current preset from the database (nothing kept).
 
     A published version by its ref (its digest must match when given), or a preset's
     snapshot by ref and digest; None when nothing is stored.
@@ -171,11 +184,50 @@ def resolve(ref: str, rules_digest: str | None) -> HouseWay | None:
     return _build(version.data, ref)
 
 
-def install_resolver() -> None:
-    """Let the engine load published versions and preset snapshots (the app factory calls it)."""
+def _found(ref: str, rules_digest: str | None) -> HouseWay | None:
+    """Return ``resolve``'s answer, kept per (ref, digest) for the process once found."""
+    key = (ref, rules_digest)
+    way = _FOUND.get(key)
+    if way is None:
+        way = resolve(ref, rules_digest)
+        if way is not None:
+            _FOUND[key] = way
+            # A version is one set of rules: found by its ref, it is found by its digest too.
+            _FOUND.setdefault((ref, way.rules_digest), way)
+    return way
+
+
+def exact(ref: str, rules_digest: str | None = None) -> HouseWay:
+    """Return the house way ``ref`` exactly as it was when its rules digest was ``rules_digest``.
+
+    A preset whose rule data still has that digest (or ``rules_digest`` None) is the
+    engine's preset; otherwise the stored copy (a snapshot of the preset's earlier rule
+    data, or a published version). HouseWayError when the rules graded by are not
+    stored; ValueError "Unknown house way" for a ref that names nothing (digest None).
+    """
+    if is_preset(ref):
+        way = load(ref)
+        if rules_digest is None or way.rules_digest == rules_digest:
+            return way
+    elif rules_digest is None:
+        found = _found(ref, None) if isinstance(ref, str) else None
+        if found is None:
+            raise ValueError(f"Unknown house way {ref!r}; the presets are "
+                             f"{', '.join(preset_names())}.")
+        return found
+    found = _found(ref, rules_digest)
+    if found is None or found.rules_digest != rules_digest:
+        raise HouseWayError(f"{ref}: the house way this was graded under is not stored "
+                            f"(rules {str(rules_digest)[:12]}).")
+    return found
+
+
+def forget() -> None:
+    """Forget what this process found and pinned (the app factory calls it: a new app may
+    have a new database)."""
     _PINNED.clear()
     _OFFERED.clear()
-    set_resolver(resolve)
+    _FOUND.clear()
 
 
 # --- what is offered ---------------------------------------------------------------------
@@ -257,7 +309,7 @@ def get_way(ref: str) -> HouseWay:
     if not isinstance(ref, str) or not (is_preset(ref) or parse_ref(ref)):
         raise WayError(Message(N_("There is no house way called %(ref)s."), ref=repr(ref)))
     try:
-        return load(ref)
+        return exact(ref)
     except ValueError:
         raise WayError(Message(N_("There is no house way called %(ref)s."), ref=repr(ref))) from None
 
@@ -387,12 +439,6 @@ def slug_problem(slug: str) -> Message | None:
     if taken is not None:
         return Message(N_("There is already a house way called %(slug)s."), slug=repr(slug))
     return None
-
-
-def slug_taken(slug: str) -> bool:
-    """Tell whether ``slug`` already names a preset or a custom way."""
-    return is_preset(slug) or db.session.execute(
-        select(CustomHouseWay.id).where(CustomHouseWay.slug == slug)).first() is not None
 
 
 # What a preset's sheet says about where it comes from and how the trainer read it: its
@@ -529,12 +575,6 @@ def check_report(rules_digest: str) -> dict[str, Any] | None:
     return job.result
 
 
-def publish_problem(record: CustomHouseWay) -> str | None:
-    """Return why the draft cannot be published now, in English words; None when it can."""
-    problem = publish_refusal(record)
-    return None if problem is None else str(problem)
-
-
 def publish_refusal(record: CustomHouseWay) -> Message | None:
     """Return why the draft cannot be published now, a sentence to say (str() is English);
     None when it can."""
@@ -586,7 +626,7 @@ def publish(way_id: int, note: str, user_id: int | None) -> HouseWayVersion:
     number = int(db.session.execute(select(func.coalesce(func.max(HouseWayVersion.number), 0))
                                     .where(HouseWayVersion.way_id == record.id)).scalar_one()) + 1
     ref = f"{record.slug}@{number}"
-    assert record.draft_digest is not None  # publish_problem checked it
+    assert record.draft_digest is not None  # publish_refusal checked it
     version = HouseWayVersion(
         way_id=record.id, number=number, ref=ref, data=copy.deepcopy(record.draft),
         rules_digest=record.draft_digest, note=note, published_by_id=user_id,

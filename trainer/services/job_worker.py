@@ -28,15 +28,26 @@ A worker's own children (Chromium printing a PDF) are started with
 ``processes.die_with_parent``: they are killed when the worker dies, however it dies.
 On SIGTERM or SIGINT a worker stops claiming, gives its running jobs back to the
 queue (another worker, or this one restarted, runs them from the start) and exits.
+
+The web servers come first on a machine they share with a worker (docs/operations.md,
+"The load test with jobs beside"): ``lower_priority`` gives the worker process a
+lower CPU priority that reaches past its own session (on Linux with autogroups, a
+process's niceness counts only inside its session's CPU group: the worker gets a
+session, and so a group, of its own, and the group the niceness), and ``CpuShare``
+holds the long lane's jobs to a share of one core while the machine's CPUs are
+contended (``JOB_CPU_SHARE``).
 """
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import and_, func, or_, select, text, update
 from sqlalchemy.orm import Session
@@ -50,6 +61,157 @@ log = logging.getLogger("trainer.worker")
 # The long lane's claims take this PostgreSQL advisory lock (transaction-scoped).
 CLAIM_LOCK = 25_025
 DEFAULT_POLL_SECONDS = 1.0
+DEFAULT_NICE = 10
+# The share of one core the long lane's job may use while the machine is busy
+# (``JOB_CPU_SHARE``; 1.0: no limit). No limit by default: with ``lower_priority``
+# the kernel already gives the web servers the CPU first, and a limit only made the
+# jobs slower (measured, docs/operations.md); it is for machines where the kernel
+# cannot be told (no autogroups nor CPU cgroups, a worker left in a terminal's session).
+DEFAULT_CPU_SHARE = 1.0
+
+
+# -- CPU: the web servers first --------------------------------------------------------
+
+AUTOGROUP_ENABLED = Path("/proc/sys/kernel/sched_autogroup_enabled")
+AUTOGROUP = Path("/proc/self/autogroup")
+CPU_PRESSURE = Path("/proc/pressure/cpu")
+
+
+def _has_terminal() -> bool:
+    """Tell whether this process has a controlling terminal (someone may press Ctrl-C)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY))
+    except OSError:
+        return False
+    return True
+
+
+def lower_priority(nice: int = DEFAULT_NICE, *, autogroups: Path = AUTOGROUP_ENABLED,
+                   autogroup: Path = AUTOGROUP,
+                   terminal: Callable[[], bool] = _has_terminal) -> list[str]:
+    """Lower this process's CPU priority by ``nice`` (0: leave it); return what was done.
+
+    ``os.nice`` alone is not enough on Linux with autogroups (the default of most
+    distributions, and of this machine): the kernel first shares the CPUs between
+    *sessions* (each a group) and applies a process's niceness only inside its
+    session. A worker in the web server's session (``./run.sh``, a script) took its
+    CPU from the web workers only; a worker in a session of its own (a systemd
+    service) competed with the web server's whole session and each PostgreSQL
+    backend (each a session of its own) as an equal, niceness or not, and a backend
+    woken to answer a web worker waited for the worker's time slice (issue 25's
+    load test: PostgreSQL p95 152 ms with the jobs beside). So the worker:
+
+    - starts a session of its own (``os.setsid``) unless it leads one already or it
+      has a terminal (a terminal's Ctrl-C must still reach it; it says so in the log);
+    - gives its session's group the same niceness (``/proc/self/autogroup``), which
+      weighs the whole worker against the web server and the database backends.
+    """
+    done: list[str] = []
+    if nice <= 0:
+        return done
+    os.nice(nice)
+    done.append(f"nice {nice}")
+    try:
+        enabled = autogroups.read_text().strip() == "1"
+    except OSError:
+        enabled = False
+    if not enabled:
+        return done
+    if os.getsid(0) != os.getpid():
+        if terminal():
+            done.append("its terminal's session shared: start it with setsid or as a "
+                        "service for its CPU group to yield to the web servers")
+            return done
+        try:
+            os.setsid()
+        except OSError as exc:
+            done.append(f"its session shared (setsid: {exc.strerror})")
+            return done
+        done.append("a session of its own")
+    try:
+        autogroup.write_text(str(nice))
+    except OSError as exc:
+        done.append(f"its CPU group's niceness unchanged ({exc.strerror})")
+    else:
+        done.append(f"its CPU group at nice {nice}")
+    return done
+
+
+class CpuPressure:
+    """Tell whether the machine's CPUs are contended: some runnable thread waited for a CPU
+    during at least ``share`` of the time since the last question (Linux's pressure
+    stall information, ``/proc/pressure/cpu``); elsewhere, a load average of at least
+    the number of CPUs."""
+
+    def __init__(self, share: float = 0.05, *, source: Path = CPU_PRESSURE,
+                 wall: Callable[[], float] = time.monotonic) -> None:
+        self.share, self.source, self.wall = share, source, wall
+        self._last: tuple[float, int] | None = None
+
+    def _stalled_us(self) -> int | None:
+        try:
+            first = self.source.read_text().split("\n", 1)[0].split()
+        except OSError:
+            return None
+        fields = dict(part.split("=", 1) for part in first[1:] if "=" in part)
+        return int(fields["total"]) if first and first[0] == "some" and "total" in fields else None
+
+    def __call__(self) -> bool:
+        stalled = self._stalled_us()
+        if stalled is None:
+            return os.getloadavg()[0] >= (os.cpu_count() or 1)
+        now = self.wall()
+        last, self._last = self._last, (now, stalled)
+        if last is None or now <= last[0]:
+            return True  # no interval yet: assume the web servers need the CPU
+        return (stalled - last[1]) / 1e6 >= self.share * (now - last[0])
+
+
+class CpuShare:
+    """Hold a job to ``share`` of one core while ``busy()`` says the machine is contended.
+
+    Called at each of the job's progress reports with a ``wait(seconds)`` (the job's
+    cancellable sleep): when, since the window began, the process used more CPU
+    (``clock``, ``time.process_time``) than ``share`` of the wall time (``wall``), it
+    waits until the share holds again, at most ``longest`` seconds, then starts a new
+    window. While the machine is not busy the job runs at full speed and builds up no
+    debt; a window under its share starts again after ``window`` seconds, so a job
+    that idled builds up no credit either.
+    """
+
+    def __init__(self, share: float, *, busy: Callable[[], bool] | None = None,
+                 clock: Callable[[], float] = time.process_time,
+                 wall: Callable[[], float] = time.monotonic,
+                 window: float = 2.0, longest: float = 10.0) -> None:
+        if not 0 < share <= 1:
+            raise ValueError(f"A job's CPU share is more than 0 and at most 1, not {share!r}.")
+        self.share, self.window, self.longest = share, window, longest
+        self.busy = busy if busy is not None else CpuPressure()
+        self.clock, self.wall = clock, wall
+        self.paused = 0.0  # seconds waited in all
+        self._mark = (clock(), wall())
+
+    def pause(self) -> float:
+        """Return how long to wait now (0: go on)."""
+        cpu, now = self.clock(), self.wall()
+        used, elapsed = cpu - self._mark[0], now - self._mark[1]
+        if self.share >= 1 or not self.busy():
+            self._mark = (cpu, now)
+            return 0.0
+        over = used / self.share - elapsed
+        if over <= 0:
+            if elapsed >= self.window:
+                self._mark = (cpu, now)
+            return 0.0
+        return min(over, self.longest)
+
+    def __call__(self, wait: Callable[[float], object]) -> None:
+        """Wait (with ``wait``) as long as ``pause`` says, then start a new window."""
+        seconds = self.pause()
+        if seconds > 0:
+            wait(seconds)
+            self.paused += seconds
+            self._mark = (self.clock(), self.wall())
 
 
 class Worker:
@@ -57,16 +219,25 @@ class Worker:
 
     ``around`` is entered around every job (the CLI passes the Flask app's context, so
     a kind that renders a page has one); ``run_once`` runs one job in the calling
-    thread (tests), ``serve`` runs every lane until ``stop`` is set.
+    thread (tests), ``serve`` runs every lane until ``stop`` is set. ``cpu_share``
+    (``JOB_CPU_SHARE``) holds each long-lane job to that share of one core while the
+    machine is busy (``CpuShare``; 1.0: no limit); ``pace`` makes the throttle of a
+    job (tests give one with their own clocks).
     """
 
     def __init__(self, database_url: str, *, lanes: tuple[str, ...] = QUEUES,
                  stale_seconds: int = jobs.DEFAULT_STALE_SECONDS, beat_seconds: float = 1.0,
                  poll_seconds: float = DEFAULT_POLL_SECONDS,
-                 around: Callable[[], AbstractContextManager[object]] | None = None) -> None:
+                 around: Callable[[], AbstractContextManager[object]] | None = None,
+                 cpu_share: float = 1.0,
+                 pace: Callable[[float], jobs.Pace] | None = None) -> None:
         unknown = [lane for lane in lanes if lane not in QUEUES]
         if unknown or not lanes:
             raise ValueError(f"A worker's lanes are some of {', '.join(QUEUES)}, not {lanes!r}.")
+        if not 0 < cpu_share <= 1:
+            raise ValueError(f"JOB_CPU_SHARE is more than 0 and at most 1, not {cpu_share!r}.")
+        self.cpu_share = cpu_share
+        self.pace = pace or CpuShare
         self.database_url = database_url
         self.lanes = tuple(dict.fromkeys(lanes))
         self.stale_seconds = stale_seconds
@@ -155,9 +326,13 @@ class Worker:
     def _run(self, lane: str, job_id: int) -> None:
         with self._lock:
             self._running[lane] = job_id
+        # The long lane's job keeps to its CPU share while the machine is busy; a PDF
+        # (short lane: someone waits for it) never waits.
+        pace = self.pace(self.cpu_share) if lane == LONG and self.cpu_share < 1 else None
         try:
             with self.around():
-                jobs.execute(job_id, self.name, self.engine, beat_seconds=self.beat_seconds)
+                jobs.execute(job_id, self.name, self.engine, beat_seconds=self.beat_seconds,
+                             pace=pace)
         except Exception:  # a worker outlives any one job's failure (execute records it)
             log.exception("job %s: the worker could not finish it", job_id)
         finally:
@@ -207,4 +382,4 @@ class Worker:
         return int(getattr(given, "rowcount", 0) or 0)
 
 
-__all__ = ["LONG", "SHORT", "Worker"]
+__all__ = ["LONG", "SHORT", "CpuPressure", "CpuShare", "Worker", "lower_priority"]

@@ -122,30 +122,42 @@ class UnknownJob(LookupError):
     """No job has that id, or no kind has that name."""
 
 
+# A job's pace (``job_worker.CpuShare``): called at each progress report with a
+# ``wait(seconds)``, it waits when the job used more than its share of the CPU.
+Pace = Callable[[Callable[[float], object]], None]
+
+
 class Progress:
     """What a running job reports: the engine's ``progress(done, total)`` and a message.
 
     Calling it only records the figure (cheap, so the engine may call it often); the
     worker's heartbeat thread writes it to the row. Once the row was taken from this
-    worker, the next call raises ``JobCancelled`` so the work stops.
+    worker, the next call raises ``JobCancelled`` so the work stops. With a ``pace``,
+    each report is also where the job waits to keep to its CPU share (the wait ends
+    at once when the row is taken from this worker).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, pace: Pace | None = None) -> None:
         self.value = 0  # thousandths
         self.text: str | None = None
         self.lost = threading.Event()
+        self.pace = pace
+
+    def _step(self) -> None:
+        if self.pace is not None and not self.lost.is_set():
+            self.pace(self.lost.wait)
+        if self.lost.is_set():
+            raise JobCancelled
 
     def __call__(self, done: int, total: int) -> None:
         """Record ``done`` of ``total`` (the engine's progress callback)."""
-        if self.lost.is_set():
-            raise JobCancelled
+        self._step()
         if total > 0:
             self.value = max(0, min(PROGRESS_FULL, done * PROGRESS_FULL // total))
 
     def say(self, message: str) -> None:
         """Record a short message shown beside the progress bar."""
-        if self.lost.is_set():
-            raise JobCancelled
+        self._step()
         self.text = message[:MESSAGE_LENGTH]
 
     def span(self, start: float, end: float) -> Callable[[int, int], None]:
@@ -310,19 +322,20 @@ def run_job(job_id: int, database_url: str, fn: JobFunction | None = None, *,
 
 
 def execute(job_id: int, worker: str, engine: Engine, fn: JobFunction | None = None, *,
-            beat_seconds: float = 1.0) -> None:
+            beat_seconds: float = 1.0, pace: Pace | None = None) -> None:
     """Run the job ``job_id`` that ``worker`` claimed, writing its progress, result or error.
 
     A heartbeat thread keeps the claim alive (``heartbeat_at``); the result and ``done``
     (or the error and ``failed``) are written in one transaction together with what the
-    kind added to its session, only while the row is still this worker's.
+    kind added to its session, only while the row is still this worker's. ``pace``
+    (the long lane's ``CpuShare``) is called at each progress report.
     """
     with Session(engine) as session:
         row = session.get(Job, job_id)
         if row is None or row.status != RUNNING or row.worker != worker:
             return
         kind, params = row.kind, dict(row.params or {})
-    progress = Progress()
+    progress = Progress(pace)
     beat = _Heartbeat(engine, job_id, worker, progress, beat_seconds)
     beat.start()
     error: str | None = None

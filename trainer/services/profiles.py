@@ -201,7 +201,7 @@ def name_for(title: str) -> str:
 def title_problem(title: str, name: str | None = None) -> Message | None:
     """Return why ``title`` cannot name a profile (taken by a preset or another), else None.
 
-    In words for people: ``str()`` is English, the web translates it (``engine_words.say``).
+    In words for people: ``str()`` is English, the web translates it (``engine_words.message_words``).
     """
     wanted = title.strip().casefold()
     for preset, profile in PROFILES.items():

@@ -13,9 +13,11 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from trainer.engine.drills import DRILLS, DrillContext
+from trainer.engine.drills import DRILLS, Drill, DrillContext
 from trainer.engine.drills.explain import Feedback
-from trainer.engine.profiles import FoulPolicy
+from trainer.engine.house_way import HouseWayError
+from trainer.services.drills.context import context_from_json
+from trainer.services.drills.store import split_attempt_question
 
 # How much of an unreadable question or answer is shown.
 EXCERPT = 160
@@ -33,30 +35,30 @@ def excerpt(value: Any) -> str:
 
 
 def stored_context(question: Any) -> DrillContext:
-    """Return the drill context stored with an attempt's question, or the defaults."""
+    """Return the drill context stored with an attempt's question (its house way resolved:
+    ``drills.context_from_json``), or the defaults when it cannot be read."""
     data = question.get("context") if isinstance(question, dict) else None
     if not isinstance(data, dict):
         return DrillContext()
     try:
-        context = DrillContext.from_dict(data)
-        policy = FoulPolicy(context.foul_policy) if context.foul_policy else None
-        context = replace(context, foul_policy=policy)
-        context.table  # noqa: B018  (an unknown profile is refused here)
-        return context
-    except UNREADABLE_ERRORS:
+        return context_from_json(data)
+    except (*UNREADABLE_ERRORS, HouseWayError):
         return DrillContext()
 
 
-def readable_question(kind: str, question: Any) -> dict[str, Any] | None:
-    """Return the stored question if its drill can still grade it, else None."""
+def _read(kind: str, question: Any) -> tuple[Drill, Any, DrillContext] | None:
+    """Read a stored attempt's question through its drill (``read_question``) with the
+    context stored inside it; None when its drill can no longer grade it."""
     drill = DRILLS.get(kind) if isinstance(kind, str) else None
     if drill is None or not isinstance(question, dict):
         return None
     try:
-        drill.grade(question, drill.probe(question), stored_context(question))
+        value = drill.read_question(split_attempt_question(question)[0])
+        context = stored_context(question)
+        drill.answer_key(value, context)
     except UNREADABLE_ERRORS:
         return None
-    return question
+    return drill, value, context
 
 
 @dataclass(frozen=True)
@@ -77,24 +79,22 @@ class ShownAttempt:
     given: ShownAnswer
 
 
-def shown_answer(kind: str, question: Any, answer: Any) -> ShownAnswer:
-    """Read a stored answer through its drill's schema; mark it unreadable if it does not fit.
+def _shown_answer(read: tuple[Drill, Any, DrillContext] | None, answer: Any
+                  ) -> tuple[ShownAnswer, Any]:
+    """Return the answer as a page shows it (its JSON, normalized) and as its drill reads it.
 
-    The group's foul policy is not applied: an answer that was well-formed under
-    any policy is shown.
+    The group's foul policy is not applied: an answer well-formed under any policy is shown.
     """
-    return _shown_answer(kind, readable_question(kind, question), answer)
-
-
-def _shown_answer(kind: str, question: dict[str, Any] | None, answer: Any) -> ShownAnswer:
     if answer is None:
-        return ShownAnswer(None)
-    if question is not None:
+        return ShownAnswer(None), None
+    if read is not None:
+        drill, question, _context = read
         try:
-            return ShownAnswer(DRILLS[kind].validate_answer(question, answer, None))
+            value = drill.read_answer(question, answer, None)
+            return ShownAnswer(drill.answer_json(value)), value
         except UNREADABLE_ERRORS:
             pass
-    return ShownAnswer(None, unreadable=True, raw=excerpt(answer))
+    return ShownAnswer(None, unreadable=True, raw=excerpt(answer)), None
 
 
 def _with_seats(question: dict[str, Any], answer: Any) -> Any:
@@ -111,8 +111,9 @@ def _with_seats(question: dict[str, Any], answer: Any) -> Any:
 
 def shown_attempt(kind: str, question: Any, answer: Any) -> ShownAttempt:
     """Return what a page may show of an attempt's question and answer."""
-    readable = readable_question(kind, question)
-    given = _shown_answer(kind, readable, answer)
+    read = _read(kind, question)
+    readable = question if read is not None else None
+    given = _shown_answer(read, answer)[0]
     if readable is not None and given.answer is not None:
         given = replace(given, answer=_with_seats(readable, given.answer))
     return ShownAttempt(readable, excerpt(question), given)
@@ -125,12 +126,12 @@ def attempt_feedback(kind: str, question: Any, answer: Any, timed_out: bool = Fa
     The question is graded again under the context stored with it (old rows of
     generator 1 included); an answer that does not fit the drill counts as none.
     """
-    readable = readable_question(kind, question)
-    if readable is None:
+    read = _read(kind, question)
+    if read is None:
         return None
-    given = _shown_answer(kind, readable, answer)
+    drill, value, context = read
+    given = _shown_answer(read, answer)[1]
     try:
-        return DRILLS[kind].feedback(readable, given.answer, stored_context(question),
-                                     timed_out=timed_out)
+        return drill.feedback(value, given, context, timed_out=timed_out)
     except UNREADABLE_ERRORS:
         return None

@@ -32,7 +32,7 @@ from trainer.engine.game import (
     side_bet_sizes,
     verify_deal_bet,
 )
-from trainer.engine.house_way import HouseWayError, load_exact
+from trainer.engine.house_way import HouseWayError
 from trainer.engine.setting import same_value
 from trainer.engine.side_bets import PAY_ORDER, TableKind, bonus_category, load_table
 from trainer.extensions import db
@@ -195,7 +195,7 @@ def settle(hand: GameHand, front: list[str] | None) -> GameHand:
     game_deal = GameDeal(parse_cards(hand.player_cards, 7), parse_cards(hand.banker_cards, 7))
     try:
         # The house way the hand was dealt under: a preset as it was then, or a version.
-        way = load_exact(hand.house_way, hand.house_way_digest)
+        way = house_ways.exact(hand.house_way, hand.house_way_digest)
         result = play_hand(game_deal, front, hand.bet_cents,
                            profiles.table_profile(hand.profile), way,
                            hand.bonus_bet_cents or 0)
@@ -282,7 +282,7 @@ def side_bet_row(hand: GameHand) -> dict[str, Any] | None:
     ``category`` is what the seven cards make (Queen's Dragon: the banker's hand),
     even when the table pays nothing for it; ``line`` is the pay line's name and ``pays``
     its payout as the engine's words (``Message`` or ``Money``: "25 to 1", "$325"; its
-    ``str()`` is the English, the page says it in the reader's money, ``say``).
+    ``str()`` is the English, the page says it in the reader's money, ``engine_words.message_words``).
     """
     if not hand.bonus_table or not hand.bonus_bet_cents or hand.bonus_rule is None:
         return None

@@ -3,35 +3,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from flask import abort
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 
 from trainer.extensions import db
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 M = TypeVar("M")
 
 
-def has_role(*roles: str) -> bool:
-    """Return whether the signed-in user holds one of ``roles``."""
-    return current_user.is_authenticated and current_user.role in roles
-
-
-def role_required(*roles: str) -> Callable[[F], F]:
+def role_required(*roles: str) -> Callable[[Callable[P, R]], Callable[P, R | ResponseReturnValue]]:
     """Send anonymous users to sign in and answer 403 to other roles."""
 
-    def decorator(view: F) -> F:
+    def decorator(view: Callable[P, R]) -> Callable[P, R | ResponseReturnValue]:
         @wraps(view)
-        @login_required
-        def wrapped(*args: Any, **kwargs: Any) -> Any:
+        def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
             if current_user.role not in roles:
                 abort(403)
             return view(*args, **kwargs)
 
-        return wrapped  # type: ignore[return-value]
+        return login_required(wrapped)
 
     return decorator
 

@@ -16,7 +16,7 @@ from trainer.services import accounts, languages, time_zones
 from trainer.web import languages as page_languages
 from trainer.web.access import role_required
 from trainer.web.change_history import audit_rows
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.forms import InstallationLanguageForm, NewAccountForm, TimeZoneForm, add_error
 from trainer.web.supervisor.trainees import account_from_form, password_reset_page
 
@@ -83,7 +83,7 @@ def set_active(user_id: int) -> str | Response:
             return render_template("admin/confirm_deactivate.html", user=user)
         accounts.set_active(actor, user, wanted == "1")
     except accounts.AccountError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(url_for("admin.users"))
     db.session.commit()
     flash(_("%(name)s is now active.", name=user.name) if user.active

@@ -16,7 +16,7 @@ from trainer.services import accounts, audit, throttle, time_zones
 from trainer.web import devices, sessions
 from trainer.web import languages as page_languages
 from trainer.web.access import safe_next
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.forms import (
     ChangePasswordForm,
     LanguageForm,
@@ -144,7 +144,7 @@ def change_password() -> str | Response:
         except PasswordRefused as refused:  # the current password (the form checked the rest)
             add_error(form.new, password_words(refused.problem))
         except accounts.AccountError as error:  # not the current password
-            add_error(form.current, say(error))
+            add_error(form.current, message_words(error))
         else:
             db.session.commit()
             # The new session version ends every other session; keep this one.

@@ -15,9 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-RANKS = "AKQJT98765432"
-SUITS = "shdc"
-SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+from trainer.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
+
 JOKER_FACE = "JK\u2605"
 # The international letters every casino deck prints (the default).
 INTERNATIONAL_LETTERS = {"A": "A", "K": "K", "Q": "Q", "J": "J", "T": "10"}
@@ -90,7 +89,7 @@ def words(language: str) -> CardWords:
 def faces(language: str, local: bool) -> dict[str, str]:
     """Return what each rank shows on the card: A K Q J 10 9 ..., or the market's own letters."""
     letters = words(language).local_letters if local else INTERNATIONAL_LETTERS
-    return {r: letters.get(r, r) for r in RANKS}
+    return {r: letters.get(r, r) for r in RANK_CHARS}
 
 
 @cache
@@ -99,8 +98,8 @@ def labels(language: str, local: bool) -> dict[str, str]:
     table = words(language)
     shown = faces(language, local)
     names = {"JK": f"{JOKER_FACE}, {table.joker}"}
-    for r in RANKS:
-        for s in SUITS:
+    for r in RANK_CHARS:
+        for s in SUIT_CHARS:
             said = table.pattern.format(rank=table.ranks[r], suit=table.suits[s])
             names[r + s] = f"{shown[r]}{SUIT_SYMBOLS[s]}, {said}"
     return names

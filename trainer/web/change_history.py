@@ -223,7 +223,7 @@ def value_words(key: str | None, value: Any) -> str:
     if key == "card_letters" and value in CARD_LETTERS:
         return str(CARD_LETTERS[value])
     if key == "table" and isinstance(value, str):
-        return names.words_of(value)
+        return names.slug_words(value)
     if key == "kind":
         return names.kind_name(value)
     if key == "role" and value in ROLES:
@@ -273,7 +273,7 @@ def label(path: tuple[str, ...], target_type: str | None = None) -> str:
 
 def action_words(action: str) -> str:
     """Return an audit action in words; an action without words is its name in words."""
-    return str(ACTIONS[action]) if action in ACTIONS else names.words_of(action)
+    return str(ACTIONS[action]) if action in ACTIONS else names.slug_words(action)
 
 
 def who_words(entry: Any, actor: Any) -> str:
@@ -325,7 +325,7 @@ class AuditEntry:
 
 def target_words(entry: Any, users: Mapping[int, Any]) -> str:
     """Return what an audit entry is about in words (an account by its name and login)."""
-    kind = str(TARGETS.get(entry.target_type, names.words_of(entry.target_type)))
+    kind = str(TARGETS.get(entry.target_type, names.slug_words(entry.target_type)))
     if entry.target_type == "user" and entry.target_id in users:
         user = users[entry.target_id]
         return f"{kind}: {user.name} ({user.login})"

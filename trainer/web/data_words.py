@@ -5,7 +5,7 @@ categories, a preset profile's title) and stays free of Flask. These texts are c
 entries all the same: ``extract`` is a Babel extractor (``babel.cfg`` runs it over the
 engine modules that hold them) that asks the engine for every such text, so
 ``tools/catalogues.py`` puts them in ``messages.pot`` and the completeness test asks a
-translation of each. Pages translate them when drawn, with ``word`` (or ``lazy_word``
+translation of each. Pages translate them when drawn, with ``data_text_words`` (or ``lazy_data_text_words``
 in cached values). A profile's description is written here from its settings
 (``describe_profile``), never taken from the engine's English ``describe()``.
 """
@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from trainer.web import i18n, languages
 
 
-def word(text: object) -> str:
+def data_text_words(text: object) -> str:
     """Return an engine text in the page's language (itself when the catalogue has none)."""
     value = str(text or "")
     return str(i18n.translations().ugettext(value)) if value else ""
@@ -38,9 +38,9 @@ class Lazy(LazyString):
         return escape(str(self))
 
 
-def lazy_word(text: str) -> Lazy:
-    """Return ``word(text)`` worked out when shown: for values cached across languages."""
-    return Lazy(word, text)
+def lazy_data_text_words(text: str) -> Lazy:
+    """Return ``data_text_words(text)`` worked out when shown: for values cached across languages."""
+    return Lazy(data_text_words, text)
 
 
 def describe_profile(profile: Any) -> str:
@@ -91,7 +91,7 @@ def kept_rules_words(data: Mapping[str, Any] | None, name: str) -> str:
         profile = TableProfile.from_dict(dict(data)) if data else table_profile(name)
     except ValueError:
         return ""
-    title = word(profile.title) if name in PROFILES else profile.title
+    title = data_text_words(profile.title) if name in PROFILES else profile.title
     return _("%(title)s: %(rules)s; bets %(low)s to %(high)s", title=title or name,
              rules=describe_profile(profile), low=languages.money(profile.min_bet_cents),
              high=languages.money(profile.max_bet_cents))
@@ -101,7 +101,7 @@ def describe_side_bet(offer: Any) -> str:
     """Describe one side bet a profile offers: its table and limits, Envy, commission."""
     from trainer.engine.side_bets import load_table
 
-    title = word(load_table(offer.table).title) if offer.table else ""
+    title = data_text_words(load_table(offer.table).title) if offer.table else ""
     if offer.min_cents == offer.max_cents:
         text = _("%(table)s, a fixed %(amount)s bet", table=title,
                  amount=languages.money(offer.min_cents))

@@ -20,9 +20,9 @@ from trainer.models import DrillSession
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
 from trainer.services.certification import outcome as exam_outcome
-from trainer.services.drills import DrillError, DrillSettings, SessionNotFound
+from trainer.services.drills import DrillError, SessionNotFound
 from trainer.web import drill_kinds, engine_words, languages, money_input
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 
 bp = Blueprint("drills", __name__, url_prefix="/drills")
 
@@ -41,12 +41,17 @@ CATEGORY_NAMES = {
 }
 MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
 # A session not dealt by the balanced generator is practice only, timed or not
-# (services/drills.py, DEALT): it is never labelled plain "Practice" or "Timed".
+# (services/drills/sessions.py, DEALT): it is never labelled plain "Practice" or "Timed".
 PRACTICE_ONLY_NAMES = {
     ("mistakes", "practice"): _l("My mistakes (practice)"),
     ("mistakes", "timed"): _l("My mistakes, timed (practice only)"),
     ("focused", "practice"): _l("Focused practice"),
     ("focused", "timed"): _l("Focused, timed (practice only)"),
+    # A trainee's answers in a live class (issue 31, services/classroom/): class work.
+    ("class", "practice"): _l("Class"),
+    ("class", "timed"): _l("Class"),
+    # Practice that adapts (issue 30, services/drills/targeting.py): untimed only.
+    ("targeted", "practice"): _l("Targeted practice"),
 }
 
 
@@ -76,7 +81,7 @@ def get_session_or_404(session_id: int) -> DrillSession:
 def _error(error: DrillError) -> tuple[Response, int]:
     titles = {400: _("Answer not accepted"), 404: _("Not found"), 409: _("Already answered")}
     # The engine's refusal (a malformed card, an answer that does not fit) in the reader's words.
-    return (jsonify(error=titles.get(error.status, _("Not accepted")), message=say(error)),
+    return (jsonify(error=titles.get(error.status, _("Not accepted")), message=message_words(error)),
             error.status)
 
 
@@ -87,8 +92,8 @@ def _template_globals() -> dict[str, Any]:
 @bp.route("/")
 @login_required
 def index() -> str:
-    """List the five drills, each in practice, timed and my-mistakes form."""
-    settings = DrillSettings.for_user(current_user.id)
+    """List the drill kinds, each in practice, timed and my-mistakes form."""
+    settings = drill_service.settings_for(current_user.id)
     drills = [
         {
             "kind": kind.slug,
@@ -148,7 +153,7 @@ def question(session_id: int) -> tuple[Response, int] | Response:
         )
     # The drill's own hint: what to look at, or what the group's house way does with the
     # hand (its deciding rule in words, explain.way_hint).
-    hint = engine_words.text(view.hint) if view.hint else None  # in the reader's language
+    hint = engine_words.sentence_words(view.hint) if view.hint else None  # in the reader's language
     html = render_template(
         "drills/_question.html",
         kind=view.kind,
@@ -198,7 +203,7 @@ def answer(session_id: int) -> tuple[Response, int] | Response:
             result=result,
             kind=result.kind,
             q=result.question,
-            grade=result.grade.as_dict(),
+            grade=result.grade_json,
             **_template_globals(),
         )
     return jsonify(data)

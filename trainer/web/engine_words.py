@@ -2,7 +2,7 @@
 
 The engine writes English and marks each sentence with ``N_`` as a ``Message``
 (``trainer/engine/messages.py``: a template with named placeholders and its values);
-its refusals are ``EngineError``s carrying one. ``say`` translates: the template
+its refusals are ``EngineError``s carrying one. ``message_words`` translates: the template
 through the catalogue (the per-request translations of ``web/i18n.py``), and the
 values that are words in turn (a nested ``Message``, a ``Joined`` list's separator),
 whole numbers in the locale's digits and ``Money`` in the page's money. A value the
@@ -11,7 +11,7 @@ engine shows as it is (a card's notation, a seat, typed text) stays as it is.
 A service's own refusal is raised with a ``Message`` (``DrillError(Message(N_(...)))``:
 services mark their sentences with the engine's ``N_``, never Babel). A service that
 words an engine refusal as its own error keeps the engine's as the cause
-(``raise MalformedAnswer(str(error)) from error``); ``say`` of that error finds
+(``raise MalformedAnswer(str(error)) from error``); ``message_words`` of that error finds
 the engine's message there, when the words are the same. Anything else is shown as
 ``str()``, as before. A translation whose placeholders do not fit falls back to the
 English template, never a 500.
@@ -58,7 +58,7 @@ def message_of(error: BaseException) -> Message | Joined | None:
     return None
 
 
-def say(obj: Any) -> str:
+def message_words(obj: Any) -> str:
     """Return an engine message, or an error carrying one, in the reader's language."""
     if isinstance(obj, BaseException):
         found = message_of(obj)
@@ -133,12 +133,12 @@ def hand_name(name: HandName) -> str:
     return said
 
 
-def text(sentence: str | Message | Joined | Money) -> str:
+def sentence_words(sentence: str | Message | Joined | Money | Translated) -> str:
     """Return one of the engine's fixed sentences (a rule book line, a hint) in the reader's language.
 
     The sentence is looked up as it is (the engine marks it with ``N_``); a sentence
     the catalogue does not hold, such as one made of several pieces, stays as written.
-    A ``Message`` (a feedback's reason) is said as ``say`` says it.
+    A ``Message`` (a feedback's reason) is said as ``message_words`` says it.
     """
     if isinstance(sentence, Message):
         return _message(sentence)

@@ -19,7 +19,7 @@ from trainer.services.certification import outcome as exam_outcome
 from trainer.services.certification.criteria import Criterion
 from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.data_words import kept_rules_words
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 
 bp = Blueprint("exams", __name__, url_prefix="/exams")
 
@@ -78,7 +78,7 @@ def start_exam(exam_id: int) -> Response:
     try:
         session_id = certification.start_exam(exam.id, current_user.id)
     except certification.ExamError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(url_for("exams.show_exam", exam_id=exam.id))
     flash(_("Exam started. No answers are shown until the end."), "info")
     return redirect(url_for("drills.play", session_id=session_id))

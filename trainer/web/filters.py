@@ -15,6 +15,7 @@ from flask_babel import get_locale
 from jinja2 import Undefined
 from markupsafe import Markup, escape
 
+from trainer.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 from trainer.engine.drills import DRILLS, get_drill
 from trainer.services.languages import LANGUAGE_NAMES
 from trainer.services.stored_answers import attempt_feedback, shown_attempt
@@ -33,10 +34,6 @@ from trainer.web import (
     way_words,
 )
 from trainer.web.verdict import verdict_html
-
-RANK_NAMES = card_names.RANKS
-SUIT_NAMES = card_names.SUITS
-SUIT_SYMBOLS = card_names.SUIT_SYMBOLS
 
 
 def card_label(card: str) -> str:
@@ -86,7 +83,7 @@ def card_html(c: Any, size: str = "", button: bool = False, attrs: str = "") -> 
     """
     c = c if isinstance(c, str) else str(c)
     size, attrs = str(size), str(attrs)
-    if c != "JK" and (len(c) != 2 or c[0] not in RANK_NAMES or c[1] not in SUIT_NAMES):
+    if c != "JK" and (len(c) != 2 or c[0] not in RANK_CHARS or c[1] not in SUIT_CHARS):
         return _draw_card(c, size, bool(button), attrs)
     key = (*languages.card_setting(), c, size, bool(button), attrs)
     html = _CARD_HTML.get(key)
@@ -175,6 +172,12 @@ def chance_level(kind: str) -> float | None:
     return get_drill(kind).chance_level if kind in DRILLS else None
 
 
+def kind_steps(kind: str) -> tuple[str, ...]:
+    """Return the names of a drill kind's steps, in order (a round's: its first step is the
+    action drill's, named by that kind's home), or () for a kind of single questions."""
+    return get_drill(kind).steps if kind in DRILLS else ()
+
+
 def percent(value: float | None) -> str:
     """Format a share as a whole percentage in the reader's language ("50%", "50\u00a0%"
     in Russian and Spanish), or a dash. Rounded as before (half to even on the share's
@@ -196,25 +199,25 @@ def register(app: Flask) -> None:
         card_label=card_label, card_html=card_html, hand_html=hand_html, suit_symbols=SUIT_SYMBOLS,
         front_picker_html=front_picker_html,
         shown_attempt=shown_attempt, attempt_feedback=attempt_feedback, listed=listed,
-        drill_title=drill_title, chance_level=chance_level,
+        drill_title=drill_title, chance_level=chance_level, kind_steps=kind_steps,
         drill_kind=drill_kinds.get_kind, kind_template=drill_kinds.template,
         get_locale=get_locale,
         time_zone_label=time_zones.time_zone_label, rule_tag=names.rule_tag,
         side_bet_table=pay_tables.side_bet_table, pay_charts=pay_tables.pay_charts,
         verdict_html=verdict_html,
         # A house way's own words in the reader's language (issue 19, web/way_words.py).
-        sheet_why=way_words.sheet_why, way_explanation=way_words.explanation,
-        worked_out=way_words.worked_out,
+        sheet_sentence_words=way_words.sheet_sentence_words,
+        explanation_words=way_words.explanation_words, worked_out_words=way_words.worked_out_words,
         # The engine's fixed sentences (the rule book's lines) likewise (web/engine_words.py).
-        engine_text=engine_words.text,
+        sentence_words=engine_words.sentence_words,
         # The engine's composed sentences (a feedback's Messages) in the reader's language.
-        say=engine_words.say,
+        message_words=engine_words.message_words,
         # Money in the page's locale and the installation's currency (web/languages.py).
         format_money=languages.money, money_format=languages.page_money_format,
         currency_sign=languages.currency_sign, amount_placeholder=languages.amount_placeholder,
         language_name=lambda code: LANGUAGE_NAMES.get(code, code),
         # The engine's data texts and a profile's description in words (web/data_words.py).
-        data_word=data_words.word, profile_description=data_words.profile_description,
+        data_text_words=data_words.data_text_words, profile_description=data_words.profile_description,
         # The hand categories in words for every page's attempts (the supervisor's too).
         category_names=drills.CATEGORY_NAMES,
         # A session's mode with how it was dealt ("My mistakes (practice)"; issue 24).
@@ -223,7 +226,7 @@ def register(app: Flask) -> None:
         shortcut_keys=shortcuts.shortcut_keys,
     )
     app.add_template_filter(languages.money, "money")
-    app.add_template_filter(engine_words.say, "say")
+    app.add_template_filter(engine_words.message_words, "message_words")
     app.add_template_filter(percent, "percent")
     app.add_template_filter(languages.number, "number")
     app.add_template_filter(time_zones.local_date, "local_date")

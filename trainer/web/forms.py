@@ -85,6 +85,8 @@ class ChangePasswordForm(FlaskForm):
         validators=[DataRequired(), EqualTo("new", message=_l("The two new passwords differ."))],
     )
     submit = SubmitField(_l("Change password"))
+    # The account whose password changes, set by the view (``_password_rules`` reads it).
+    account_login: str | None = None
 
 
 class NewAccountForm(FlaskForm):
@@ -114,6 +116,8 @@ class ResetPasswordForm(FlaskForm):
 
     password = _new_password(_l("New password"))
     submit = SubmitField(_l("Reset password"))
+    # The account whose password changes, set by the view (``_password_rules`` reads it).
+    account_login: str | None = None
 
 
 class TimeZoneForm(FlaskForm):

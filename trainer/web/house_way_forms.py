@@ -1,7 +1,7 @@
 """The forms of the manager's house-way editor (issue 18, item 3).
 
 The editor never lets a manager type code: a rule is a kind chosen from the engine's
-rule kinds (``editing.RULE_KINDS``, shown in words), its pool when it takes one, and
+rule kinds (``editing.RULE_KIND_INFO``, shown in words), its pool when it takes one, and
 a condition built from the engine's condition fields (``editing.CONDITION_FIELDS``):
 checkboxes, yes/no/either selects and short rank texts, with up to
 ``ALTERNATIVES`` "any of" alternatives and an "unless" condition. The engine
@@ -260,7 +260,9 @@ def build_rule_form(kinds: Sequence[tuple[str, list[tuple[str, str]]]],
                 choices[name] = options
     form = Form(formdata=formdata) if formdata is not None else Form()
     for name, options in choices.items():
-        form[name].choices = options
+        select = form[name]
+        assert isinstance(select, SelectField)  # only the select kinds have choices (_make_field)
+        select.choices = options
     form.kind.choices = {str(group): list(items) for group, items in kinds}  # optgroups
     form.pool.choices = [("", _l("— (this kind takes none)")), *list(pools)]
     form.position.choices = list(positions)

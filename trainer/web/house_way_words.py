@@ -1,6 +1,6 @@
 """The house-way editor's words: rule kinds, conditions, reports and the edge, for people.
 
-What ``manager_ways.py`` shows is said here: a rule kind as "Split: lower pair in front"
+What ``manager_ways`` shows is said here: a rule kind as "Split: lower pair in front"
 (never its id), a condition as lines of words, the engine's check report
 (``proof.check_way``), its comparison (``proof.diff_ways``) and the edge change
 (``house_way_edge.edge_change``) as sentences a table-games manager reads, and an error
@@ -28,7 +28,7 @@ from trainer.web.names import family_name
 
 
 def kind_info() -> dict[str, Any]:
-    return {k.name: k for k in editing.RULE_KINDS}
+    return {k.name: k for k in editing.RULE_KIND_INFO}
 
 
 def kind_label(info: Any) -> str:
@@ -50,7 +50,7 @@ def kind_label(info: Any) -> str:
 
 def kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     groups: dict[str, list[tuple[str, str]]] = {}
-    for info in editing.RULE_KINDS:
+    for info in editing.RULE_KIND_INFO:
         family = str(info.name).split(".", 1)[0]
         groups.setdefault(family_name(family), []).append((str(info.name), kind_label(info)))
     return list(groups.items())

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
+from babel.support import NullTranslations
 from flask import Flask, g
+from flask.ctx import _AppCtxGlobals
 from flask_babel import get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -23,27 +26,28 @@ from markupsafe import Markup
 _KEY = "_trainer_translations"
 
 
-def _babel_locale(real_g: Any = None) -> Any:
+def babel_locale(real_g: _AppCtxGlobals | None = None) -> Locale | None:
     """Return the locale object flask_babel cached for this context, or None."""
-    return getattr(getattr(g if real_g is None else real_g, "_flask_babel", None),
-                   "babel_locale", None)
+    found: Locale | None = getattr(getattr(g if real_g is None else real_g, "_flask_babel", None),
+                                   "babel_locale", None)
+    return found
 
 
-def translations() -> Any:
+def translations() -> NullTranslations:
     """Return the translations of the current locale (flask_babel's), cached for the context.
 
     ``g`` is resolved once (each use of the proxy looks the context up again: three
     lookups a string were a tenth of the feedback's rendering, issue 15).
     """
     try:
-        real_g = g._get_current_object()
+        real_g: _AppCtxGlobals = g._get_current_object()
     except RuntimeError:  # outside an app context: flask_babel's own answer
         return get_translations()
-    cached = real_g.__dict__.get(_KEY)
-    if cached is not None and cached[0] is not None and cached[0] is _babel_locale(real_g):
+    cached: tuple[Locale | None, NullTranslations] | None = real_g.__dict__.get(_KEY)
+    if cached is not None and cached[0] is not None and cached[0] is babel_locale(real_g):
         return cached[1]
     found = get_translations()
-    setattr(real_g, _KEY, (_babel_locale(real_g), found))
+    setattr(real_g, _KEY, (babel_locale(real_g), found))
     return found
 
 
@@ -59,12 +63,14 @@ def _gettext(context: Context, string: str, **variables: Any) -> str:
     """
     found = translations().ugettext(string)
     if context.eval_ctx.autoescape:
-        found = Markup(found)
+        return Markup(found) % variables
     return found % variables
 
 
 def install(app: Flask) -> None:
     """Make the templates' translation calls use ``translations()`` (after Babel's init_app)."""
+    # Added to the environment by Jinja's i18n extension (which Flask-Babel loads), so
+    # not in Jinja's type of an Environment.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: translations().ugettext(s),
         ngettext=lambda s, p, n: translations().ungettext(s, p, n),

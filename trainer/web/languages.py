@@ -25,12 +25,14 @@ from typing import Any
 from babel import Locale
 from babel.numbers import format_currency, format_decimal, get_currency_symbol
 from flask import g, has_request_context, request
+from flask.ctx import _AppCtxGlobals
 from flask_babel import get_locale
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
 from trainer.services import languages
 from trainer.services.languages import DEFAULT_LANGUAGE, LANGUAGES, Installation
+from trainer.web import i18n
 
 _G_INSTALLATION = "_trainer_installation"
 # Where the number goes in a MoneyFormat's templates.
@@ -40,25 +42,29 @@ NUMBER = "%(n)s"
 def installation() -> Installation:
     """Return the installation's language, currency and card letters for this request.
 
-    Signed in: read with the user (no statement). Otherwise one statement a request.
-    Outside a request (a command): read now.
+    Signed in: read with the user's session (no statement; ``keep_installation``).
+    Otherwise one statement a request. Outside a request (a command): read now.
     """
     if not has_request_context():
         return languages.installation()
-    cached = g.get(_G_INSTALLATION)
+    cached: Installation | None = g.get(_G_INSTALLATION)
+    if cached is None and current_user.is_authenticated:
+        # Loading the signed-in user (first use of current_user) kept it (web/sessions.load).
+        cached = g.get(_G_INSTALLATION)
     if cached is not None:
         return cached
-    found = None
-    if current_user.is_authenticated:
-        found = getattr(current_user, "installation", None)
-    if not isinstance(found, Installation):
-        try:
-            found = languages.installation()
-        except SQLAlchemyError:
-            # No database to ask (an error page while it is down): the defaults.
-            found = Installation()
+    try:
+        found = languages.installation()
+    except SQLAlchemyError:
+        # No database to ask (an error page while it is down): the defaults.
+        found = Installation()
     setattr(g, _G_INSTALLATION, found)
     return found
+
+
+def keep_installation(found: Installation) -> None:
+    """Keep for this request the installation's settings read with the signed-in user's session."""
+    setattr(g, _G_INSTALLATION, found)
 
 
 def forget_installation() -> None:
@@ -169,14 +175,13 @@ def card_setting() -> tuple[str, bool]:
     """
     if not has_request_context():
         return language(), installation().card_letters == "local"
-    real_g = g._get_current_object()
-    babel_locale = getattr(getattr(real_g, "_flask_babel", None), "babel_locale", None)
-    cached = real_g.__dict__.get(_G_CARDS)
-    if cached is not None and cached[0] is not None and cached[0] is babel_locale:
+    real_g: _AppCtxGlobals = g._get_current_object()
+    locale = i18n.babel_locale(real_g)
+    cached: tuple[Locale | None, tuple[str, bool]] | None = real_g.__dict__.get(_G_CARDS)
+    if cached is not None and cached[0] is not None and cached[0] is locale:
         return cached[1]
     found = (language(), installation().card_letters == "local")
-    babel_locale = getattr(getattr(real_g, "_flask_babel", None), "babel_locale", None)
-    setattr(real_g, _G_CARDS, (babel_locale, found))
+    setattr(real_g, _G_CARDS, (i18n.babel_locale(real_g), found))
     return found
 
 

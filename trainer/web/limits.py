@@ -57,7 +57,8 @@ class IdConverter(IntegerConverter):
         """Return the id, refusing before ``int()`` anything longer than the largest id."""
         if len(value) > len(str(ID_MAX)):
             raise ValidationError()
-        return super().to_python(value)
+        number: int = super().to_python(value)  # werkzeug types its converters' values Any
+        return number
 
 
 class JsonRejected(BadRequest):
@@ -171,6 +172,9 @@ def _json_rejected(error: JsonRejected) -> tuple[Response, int]:
 JSON_ENDPOINTS = frozenset({
     "drills.question", "drills.answer",
     "play.deal", "play.rebet", "play.done", "play.house_way",
+    # Classroom mode (issue 31): the projector's drive and a trainee's answer.
+    "classroom.deal", "classroom.next_hand", "classroom.lock", "classroom.reveal",
+    "classroom.timer", "classroom.answer",
 })
 # Form endpoints whose view reads no field (only the CSRF token, which may come in the
 # header): a POST with no body at all is accepted there too. Anywhere else an empty body
@@ -277,7 +281,8 @@ def _refuse_bad_input() -> None:
     """Refuse control characters and bytes that are not UTF-8 in the path, the query and
     the form (before the CSRF check), and a body of the wrong kind or an empty form (after
     checking the CSRF token: a request without one is told that first); all before the view."""
-    req: Request = request._get_current_object()  # type: ignore[attr-defined]  # one look-up
+    # One look-up; Flask types its proxy as the object, without the proxy's own method.
+    req: Request = request._get_current_object()  # type: ignore[attr-defined]
     environ = req.environ
     if not _clean_path(environ):
         raise InputRefused(_("The page address holds a character that is not allowed "

@@ -1,7 +1,7 @@
 """Each role's home page and a user's own drill records."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -17,6 +17,7 @@ from trainer.services import progress
 from trainer.services.certification import exams as certification
 from trainer.services.certification.criteria import Readiness
 from trainer.web import drill_kinds
+from trainer.web import learning as learning_pages
 from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.exam_lock import exam_locked
 
@@ -107,6 +108,9 @@ def index() -> str:
         drills_url=drills_url(),
         drills=[(kind.slug, kind.title) for kind in kinds],
         readiness_names=MY_READINESS,
+        # Practice that adapts (issue 30): one drill's rule families, today's practice and
+        # the forecast, the drill chosen by ``?learn=`` (web/learning.py).
+        learning=learning_pages.home_panel(current_user.id, request.args.get("learn")),
     )
 
 

@@ -17,7 +17,7 @@ from trainer.models import Role
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.names import profile_name
 from trainer.web.profile_form import ProfileForm, build_form, profile_from, side_tables
 from trainer.web.reference import PAPER_SIZES, money
@@ -54,7 +54,7 @@ def _save_profile(form: ProfileForm, name: str | None) -> str | None:
         return None
     problem = profile_service.title_problem(profile.title, name)
     if problem:
-        form.title.errors = [*form.title.errors, say(problem)]
+        form.title.errors = [*form.title.errors, message_words(problem)]
         return None
     try:
         if name is None:
@@ -62,7 +62,7 @@ def _save_profile(form: ProfileForm, name: str | None) -> str | None:
         profile_service.update(current_user.id, name, profile)
         return name
     except profile_service.ProfileError as error:
-        form.title.errors = [*form.title.errors, say(error)]
+        form.title.errors = [*form.title.errors, message_words(error)]
         return None
 
 
@@ -116,7 +116,7 @@ def offer_profile(name: str) -> Response:
     try:
         profile_service.set_offered(current_user.id, name, offer)
     except profile_service.ProfileError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(url_for("manager.profiles"))
     if offer:
         flash(_("Supervisors may now choose %(title)s.", title=profile_name(name)), "success")

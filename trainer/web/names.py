@@ -3,6 +3,13 @@
 Pages show these words; the ids themselves appear only in ``title=`` tooltips and
 in exports (docs/house-ways.md, "Names people read"). A name the tables here do not
 know is turned into words from its parts, never shown as the bare id.
+
+A drill kind's rules are named by its home (``trainer/engine/drills/kinds/<pkg>/``): each
+skill it declares has a name and a short name (``Skill.name``, ``Skill.short``, English
+marked with ``N_``, translated here), and the rule family of its skills is named by the
+home's ``family_names``, else by the kind's title; a kind's name is its title
+(``drill_kinds``). So nothing here is per kind: a new kind's rules read as words as it is
+registered. A house way's rules are named by the way (its sheet's short names).
 """
 from __future__ import annotations
 
@@ -12,16 +19,26 @@ from typing import Any
 
 from flask import has_app_context, has_request_context
 from flask_babel import lazy_gettext as _l
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from trainer.engine.drills.hand_reading import CATEGORY_WORDS
-from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, HouseWayError, load, preset_names
+from trainer.engine.drills import DRILLS
+from trainer.engine.drills.skills import Words
+from trainer.engine.drills.skills import skill as declared_skill
+from trainer.engine.house_way import (
+    HouseWay,
+    HouseWayError,
+    load,
+    preset_names,
+    rule_family,
+)
 from trainer.engine.house_way.interpreter import Rule
 from trainer.engine.profiles import PROFILES
 from trainer.engine.side_bets import TableKind, load_table
+from trainer.engine.side_bets.paytables import RULE_FAMILY as PAY_LINE_FAMILY
 from trainer.services import house_ways, profiles
 from trainer.web import data_words, drill_kinds, engine_words, i18n, languages
 
+# The house ways' rule families (a house-way rule id's first part: ``two-pair.split.always``).
 FAMILIES = {
     "pai-gow": _l("No pair"),
     "one-pair": _l("One pair"),
@@ -36,71 +53,49 @@ FAMILIES = {
     "quads-trips": _l("Four of a kind and trips"),
     "five-aces": _l("Five aces"),
     "sf": _l("Straights and flushes"),
-    # The rule book's families named like drill kinds (settlement, action, round) are
-    # their names in words (words_of), so no drill slug is written here.
-    "foul": _l("Fouls"),
-    "reading": _l("Reading hands"),
-    # the drills' own generation families
-    "legal": _l("Legal settings"),
-    "fouled": _l("Fouled settings"),
-    "boundary": _l("Near a foul"),
-    "joker": _l("Hands with the joker"),
-    "compare-two": _l("Comparing two hands"),
-    "compare-five": _l("Comparing five-card hands"),
-    "category": _l("Naming the hand"),
 }
 
-# Rules that are the rule book's, not a house way's (docs/rules.md).
-RULES = {
-    "settlement.win": _l("Player wins: paid less commission"),
-    "settlement.lose": _l("Player loses"),
-    "settlement.push": _l("One hand each: push"),
-    "settlement.copy-push": _l("A copy goes to the banker: push"),
-    "settlement.copy-lose": _l("Copies go to the banker: lose"),
-    "settlement.foul": _l("A fouled hand loses"),
-    "settlement.queen-high": _l("Queen-high pai gow: every bet pushes"),
-    "foul.legal": _l("Legal setting"),
-    "foul.legal.same-pair": _l("Same pair in both hands: legal"),
-    "foul.legal.same-top-ranks": _l("Same top cards: legal"),
-    "foul.legal.pair-under-pair": _l("Lower pair in front: legal"),
-    "foul.legal.pair-under-better": _l("Pair in front under a better back: legal"),
-    "foul.legal.no-pair": _l("Higher cards in back: legal"),
-    "foul.pair-over-no-pair": _l("Pair in front over no pair: foul"),
-    "foul.higher-pair-in-front": _l("Higher pair in front: foul"),
-    "foul.higher-cards-in-front": _l("Higher cards in front: foul"),
-    "action.banker": _l("Dice: the banker's seat"),
-    "action.count": _l("Dice: counting the seats"),
-    "action.player-banker": _l("Dice: a player banks"),
-    "round.action": _l("Round: the action"),
-    "round.action.player-banker": _l("Round: the action with a player banking"),
-    "round.settle": _l("Round: settling"),
-    "round.settle.player-banker": _l("Round: settling with a player banking"),
-    "round.settle.outcome": _l("Round: a seat's result"),
-    "round.settle.order": _l("Round: the order of settling"),
-    "round.settle.amount": _l("Round: the amount paid"),
-    "round.settle.banker-commission": _l("Round: the banker's commission"),
-}
 OUTCOMES = {
     "win": _l("Win"), "lose": _l("Lose"), "push": _l("Push"), "foul": _l("Foul"),
     "legal": _l("Legal"), "fouled": _l("Fouled"), "copy": _l("Copy"),
     "a": _l("Hand A"), "b": _l("Hand B"), "correct": _l("Right"), "wrong": _l("Wrong"),
     "timed_out": _l("Timed out"), "passed": _l("Passed"), "failed": _l("Not passed"),
 }
-# The hand-reading rule ids name the size in words (reading.compare.five); digits kept for old rows.
-CARD_COUNTS = {"two": _l("two-card"), "five": _l("five-card"), "seven": _l("seven-card"),
-               "2": _l("two-card"), "5": _l("five-card"), "7": _l("seven-card")}
-
-
-def words_of(slug: object) -> str:
+def slug_words(slug: object) -> str:
     """Return an unknown slug as words: ``two-pair.split`` -> ``Two pair split``."""
     text = str(slug or "").replace(".", " ").replace("-", " ").replace("_", " ").strip()
     return text[:1].upper() + text[1:] if text else "—"
 
 
+def _said(words: Words) -> str:
+    """Return a home's words (an ``N_`` msgid, a composed ``Message``, a house way's own) in
+    the reader's language."""
+    return engine_words.sentence_words(words) if isinstance(words, str) else engine_words.message_words(words)
+
+
+def _kind_families() -> dict[str, Words]:
+    """Return the rule families of the registered kinds' skills, each with its name: what
+    the kind's home calls it (``family_names``), else the kind's title."""
+    return _families_of(tuple(DRILLS))
+
+
+@cache
+def _families_of(slugs: tuple[str, ...]) -> dict[str, Words]:
+    """``_kind_families`` worked out once for the registered kinds ``slugs``."""
+    found: dict[str, Words] = {}
+    for drill in sorted((DRILLS[slug] for slug in slugs), key=lambda d: d.order):
+        for family in sorted({rule_family(s.id) for s in drill.skills} | set(drill.family_names)):
+            found.setdefault(family, drill.family_names.get(family, drill.title))
+    return found
+
+
 def family_name(family: object) -> str:
-    """Return a rule family in words (``two-pair`` -> ``Two pair``)."""
+    """Return a rule family in words (``two-pair`` -> ``Two pair``, ``foul`` -> ``Fouls``)."""
     key = str(family or "")
-    return str(FAMILIES[key]) if key in FAMILIES else words_of(key)
+    if key in FAMILIES:
+        return str(FAMILIES[key])
+    words = _kind_families().get(key)
+    return _said(words) if words is not None else slug_words(key)
 
 
 @cache
@@ -143,27 +138,11 @@ def _language() -> str:
     return languages.language() if has_request_context() else "en"
 
 
-def _reading_name(rule_id: str) -> str | None:
+def _pay_line_name(rule_id: str) -> str | None:
+    """Name a side bet's pay line no drill kind declares (a Queen's Dragon line, the
+    player's game): "Queen's Dragon: four of a kind"; None for an id that is not one."""
     parts = rule_id.split(".")
-    if len(parts) >= 3 and parts[1] in ("copy", "compare"):
-        size = str(CARD_COUNTS.get(parts[2], parts[2]))
-        if parts[1] == "copy":
-            return str(_l("Reading: a copy of %(size)s hands", size=size))
-        return str(_l("Reading: which %(size)s hand wins", size=size))
-    if len(parts) >= 2:
-        # The hand's category as the drill's own words ("one pair"), in the reader's language.
-        words = CATEGORY_WORDS.get(parts[1].replace("-", "_"))
-        hand = engine_words.text(words) if words else words_of(parts[1]).lower()
-        if parts[-1] == "joker" and len(parts) > 2:
-            return str(_l("Reading: %(hand)s with the joker", hand=hand))
-        return str(_l("Reading: %(hand)s", hand=hand))
-    return None
-
-
-def _bonus_name(rule_id: str) -> str | None:
-    """Name a side bet's pay line: "Fortune bonus (standard table): four of a kind"."""
-    parts = rule_id.split(".")
-    if len(parts) != 3:
+    if len(parts) != 3 or parts[0] != PAY_LINE_FAMILY:
         return None
     try:
         table = load_table(parts[1])
@@ -171,41 +150,44 @@ def _bonus_name(rule_id: str) -> str | None:
         return None
     line = table.line_by_slug(parts[2])
     if line is not None:
-        what = data_words.word(line.name)  # the pay table's own words, a catalogue entry
+        what = data_words.data_text_words(line.name)  # the pay table's own words, a catalogue entry
     elif parts[2] == "nothing":
         what = str(_l("no qualifying hand") if table.kind is TableKind.ENVY
                    else _l("no queen-high pai gow") if table.kind is TableKind.QUEENS_DRAGON
                    else _l("no bonus hand"))
     else:
         return None
-    return str(_l("%(table)s: %(line)s", table=data_words.word(table.title),
+    return str(_l("%(table)s: %(line)s", table=data_words.data_text_words(table.title),
                   line=what[:1].lower() + what[1:]))
 
 
 def rule_name(rule_id: object, house_way: str | None = None) -> str:
-    """Return a rule in words: its short name and number on the sheet, or the rule book's words."""
+    """Return a rule in words: a drill kind's skill by its name, a house-way rule by its short
+    name and number on the sheet, a side bet's pay line by its table and line."""
     if not rule_id:
         return "—"
     rid = str(rule_id)
-    if rid in RULES:
-        return str(RULES[rid])
-    if rid.startswith("reading."):
-        return _reading_name(rid) or words_of(rid)
-    if rid.startswith("round.banker."):
-        return str(_l("Round: the banker's hand, %(family)s",
-                      family=family_name(rid.removeprefix("round.banker.")).lower()))
-    if rid.startswith("bonus."):
-        return _bonus_name(rid) or words_of(rid)
+    declared = declared_skill(rid)
+    if declared is not None:
+        return _said(declared.name)
+    pay_line = _pay_line_name(rid)
+    if pay_line is not None:
+        return pay_line
     rule = house_rule(rid, house_way)
     if rule is not None:
         return str(_l("%(short)s (rule %(number)s)", short=rule.short_in(_language()),
                       number=rule.number))
-    family = rid.split(".", 1)[0]
-    return family_name(family) if family in FAMILIES else words_of(rid)
+    family = rule_family(rid)
+    return family_name(family) if family in FAMILIES or family in _kind_families() \
+        else slug_words(rid)
 
 
 def rule_short(rule_id: object, house_way: str | None = None) -> str:
-    """Return a house-way rule's short name alone (its number shown beside it), else its words."""
+    """Return a rule's short name: a drill kind's skill's, a house-way rule's alone (its
+    number shown beside it), else its words."""
+    declared = declared_skill(str(rule_id)) if rule_id else None
+    if declared is not None:
+        return _said(declared.short)
     rule = house_rule(str(rule_id), house_way) if rule_id else None
     return rule.short_in(_language()) if rule is not None else rule_name(rule_id, house_way)
 
@@ -296,7 +278,7 @@ def house_way_name(name: object) -> str:
         parsed = house_ways.parse_ref(key)
         return str(_l("%(title)s (version %(number)s)", title=title,
                       number=parsed[1] if parsed else "?"))
-    return words_of(key) if key else "—"
+    return slug_words(key) if key else "—"
 
 
 def _custom_way_title(title: str, casino: str) -> str:
@@ -320,16 +302,16 @@ def profile_name(name: object) -> str:
     key = str(name or "")
     profile = PROFILES.get(key)
     if profile is not None and profile.title:
-        return data_words.word(profile.title)  # a preset's title is a catalogue entry
+        return data_words.data_text_words(profile.title)  # a preset's title is a catalogue entry
     if key.startswith(profiles.PREFIX) and has_app_context():
         return profiles.title_of(key)  # a manager's custom profile, by its title
-    return words_of(key)
+    return slug_words(key)
 
 
 def outcome_name(value: object) -> str:
     """Return an outcome (win, push, lose, legal, fouled...) in words."""
     key = str(value) if value is not None else ""
-    return str(OUTCOMES[key]) if key in OUTCOMES else words_of(key)
+    return str(OUTCOMES[key]) if key in OUTCOMES else slug_words(key)
 
 
 def kind_name(kind: object) -> str:
@@ -337,14 +319,4 @@ def kind_name(kind: object) -> str:
     key = str(kind or "")
     if drill_kinds.get_kind(key) is not None:
         return drill_kinds.title(key)
-    return words_of(key)
-
-
-def default_house_way() -> str:
-    """Return the default house way's name in words."""
-    return house_way_name(DEFAULT_HOUSE_WAY)
-
-
-def title_tag(words: str, ident: object) -> Markup:
-    """Return words in a span whose tooltip is the id they stand for."""
-    return Markup('<span title="{}">{}</span>').format(str(ident), escape(words))
+    return slug_words(key)

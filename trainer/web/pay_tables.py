@@ -8,7 +8,7 @@ commission chart, the player's table and the bonus drill.
 
 The views are cached once for every language, so their words are lazy: a title, a
 line's name, how it pays and the chart's note are worked out in the page's language
-when drawn (``data_words.lazy_word`` for the engine's names, ``lazy_gettext`` here).
+when drawn (``data_words.lazy_data_text_words`` for the engine's names, ``lazy_gettext`` here).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from trainer.engine.side_bets import PAY_ORDER, TableKind, load_table
 from trainer.services.profiles import table_profile
 from trainer.web import languages
-from trainer.web.data_words import Lazy, lazy_word
+from trainer.web.data_words import Lazy, lazy_data_text_words
 
 # The bet sizes a chart shows (cents): $1, $5, $10, $25.
 CHART_BETS = (100, 500, 1000, 2500)
@@ -53,12 +53,12 @@ def side_bet_table(name: str) -> TableView:
         table = load_table(name)
     except (ValueError, TypeError):
         return TableView(str(name), str(name), "",
-                         tuple((c.slug, lazy_word(c.title)) for c in PAY_ORDER))
+                         tuple((c.slug, lazy_data_text_words(c.title)) for c in PAY_ORDER))
     names = []
     for category in PAY_ORDER:
         line = table.line_for(category)
-        names.append((category.slug, lazy_word(line.name if line is not None else category.title)))
-    return TableView(table.name, lazy_word(table.title), table.kind.value, tuple(names),
+        names.append((category.slug, lazy_data_text_words(line.name if line is not None else category.title)))
+    return TableView(table.name, lazy_data_text_words(table.title), table.kind.value, tuple(names),
                      table.min_bonus_bet_cents)
 
 
@@ -142,7 +142,7 @@ def chart(name: str) -> Chart:
             amounts = tuple(line.amount_cents for _ in bets)
         else:
             amounts = tuple(line.win_cents(bet) for bet in bets)
-        rows.append(ChartRow(lazy_word(line.name), _pays(line, table.for_one), amounts,
+        rows.append(ChartRow(lazy_data_text_words(line.name), _pays(line, table.for_one), amounts,
                              line.rule_id))
     note: Any = ""
     if table.kind is TableKind.ENVY and table.min_bonus_bet_cents:
@@ -151,8 +151,8 @@ def chart(name: str) -> Chart:
         note = Lazy(_progressive_note, table.fixed_bet_cents or CHART_BETS[0], table.for_one)
     elif table.kind is TableKind.BONUS:
         note = Lazy(_bonus_note)
-    return Chart(table.name, lazy_word(table.title), lazy_word(table.sheet) if table.sheet else "",
-                 tuple(bets), tuple(rows), note)
+    sheet = lazy_data_text_words(table.sheet) if table.sheet else ""
+    return Chart(table.name, lazy_data_text_words(table.title), sheet, tuple(bets), tuple(rows), note)
 
 
 def pay_charts(profile_name: str) -> list[Chart]:

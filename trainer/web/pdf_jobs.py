@@ -16,6 +16,9 @@ published version in the languages of the groups on that way. Those jobs belong 
 no one's limit, and a second request for the same PDF gets the same job.
 
 This module is in the web layer: the kind renders a page (templates, translations).
+Queueing one (the kind's name, its key, ``queue_sheet``) is ``web/pdf_queue.py``, below
+this module and ``web/reference.py``: the reference pages queue a print, and this module
+renders it through them, with no import running back.
 """
 from __future__ import annotations
 
@@ -32,44 +35,13 @@ from trainer.models import Group, Membership, User
 from trainer.services import jobs, pdf_cache, profiles
 from trainer.services import languages as language_settings
 from trainer.services import time_zones as zone_settings
-from trainer.services.jobs import JobContext, Runner
-
-PDF = "pdf"
-
-
-def pdf_key(digest: str) -> str:
-    """Return the job key of the PDF whose key hashes to ``digest``."""
-    return f"{PDF}:{digest}"
-
-
-def _runner() -> Runner:
-    runner: Runner = current_app.extensions[jobs.EXTENSION]
-    return runner
-
-
-def queue_sheet(ref: str, paper: str, profile: str, key: dict[str, Any], stem: str,
-                user_id: int | None) -> Any:
-    """Queue (or find) the job printing the sheet of ``ref`` whose PDF key is ``key``.
-
-    ``jobs.JobRefused`` when ``user_id`` already has a PDF waiting. A job done whose
-    PDF is no longer stored (a newer one of the same stem replaced it) runs again.
-    """
-    digest = pdf_cache.key_digest(key)
-    params: dict[str, Any] = {
-        "ref": ref, "paper": paper, "profile": profile, "language": key["language"],
-        "zone": key["version"][3] if key.get("version") else "UTC",
-        "stem": stem, "digest": digest}
-    job = jobs.submit(PDF, pdf_key(digest), params, user_id, runner=_runner())
-    if job.status == jobs.DONE and pdf_cache.stored(db.session, digest) is None:
-        params["reprint_of"] = job.id  # the inputs changed: what it printed is gone
-        job = jobs.submit(PDF, pdf_key(digest), params, user_id, runner=_runner())
-    return job
+from trainer.services.jobs import JobContext
+from trainer.web import reference
+from trainer.web.pdf_queue import PDF, queue_sheet
 
 
 def run_pdf(ctx: JobContext) -> dict[str, Any]:
     """The ``pdf`` kind: render the sheet as its asker reads it, print it, store it."""
-    from trainer.web import reference
-
     p = ctx.params
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     # A context of its own (its own ``g`` and session), whether a worker or a request runs it.
@@ -108,8 +80,6 @@ def group_languages(group: Group) -> list[str]:
 
 def _queue_system(ref: str, profile: str, languages: list[str]) -> list[Any]:
     """Queue the PDFs of ``ref`` in ``languages``, on every paper, as the system's jobs."""
-    from trainer.web import reference
-
     way = reference._way_or_none(ref)
     if way is None:
         return []

@@ -22,7 +22,7 @@ from trainer.services.profiles import table_profile
 from trainer.services.table import HandOnTable, HandSettled, PlayError, history_row
 from trainer.web import languages
 from trainer.web.access import get_owned_or_404
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.exam_lock import refuse_during_exam
 from trainer.web.pay_tables import chart
 
@@ -43,7 +43,7 @@ REFUSALS = {HandOnTable: _l("Finish the hand on the table first."),
 
 def _error(error: PlayError) -> tuple[Response, int]:
     titles = {400: _("Not accepted"), 404: _("Not found"), 409: _("Not now")}
-    message = REFUSALS.get(type(error)) or say(error)  # the engine's sentence, translated
+    message = REFUSALS.get(type(error)) or message_words(error)  # the engine's sentence, translated
     return jsonify(error=titles.get(error.status, _("Not accepted")),
                    message=str(message)), error.status
 

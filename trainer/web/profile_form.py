@@ -70,6 +70,8 @@ class ProfileForm(FlaskForm):
     min_bet = StringField(_l("Smallest bet"), default="2.00")
     max_bet = StringField(_l("Largest bet"), default="100.00")
     submit = SubmitField(_l("Save table rules"))
+    # How amounts are typed, in the reader's language (``amounts_note``): set per request.
+    amounts_note: str = ""
 
 
 def roundings() -> list[tuple[str, str]]:
@@ -102,7 +104,7 @@ def build_form(profile: TableProfile | None = None, formdata: Any = None) -> Pro
     sign = languages.currency_sign()
     for name in side_tables():
         table = load_table(name)
-        title = data_words.word(table.title)
+        title = data_words.data_text_words(table.title)
         setattr(Form, f"side-{name}", BooleanField(_("Offer %(title)s", title=title)))
         setattr(Form, f"side-{name}-min", StringField(_("Smallest %(title)s bet (%(currency)s)",
                                                         title=title, currency=sign)))
@@ -214,9 +216,9 @@ def profile_from(form: ProfileForm) -> TableProfile | None:
         table = load_table(name)
         lo_field, hi_field = form[f"side-{name}-min"], form[f"side-{name}-max"]
         side_low, side_high = _cents(lo_field), _cents(hi_field)
-        for field, value in ((lo_field, side_low), (hi_field, side_high)):
+        for side_field, value in ((lo_field, side_low), (hi_field, side_high)):
             if value is not None and not SIDE_MIN_CENTS <= value <= SIDE_MAX_CENTS:
-                _error(field, _("A side-bet limit is from %(least)s to %(most)s.", **side_bounds))
+                _error(side_field, _("A side-bet limit is from %(least)s to %(most)s.", **side_bounds))
         if side_low is None or side_high is None or lo_field.errors or hi_field.errors:
             continue
         if side_low > side_high:

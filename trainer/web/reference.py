@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from trainer.engine.cards import card_list, parse_cards
+from trainer.engine.cards import Card, card_list, parse_cards
 from trainer.engine.hands import Wheel, rank2, rank5
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, HouseWayError
 from trainer.engine.house_way.kinds import rank_char
@@ -41,9 +42,10 @@ from trainer.models import Group, Role
 from trainer.services import house_ways, jobs, pdf_cache, processes, profiles, reference_examples
 from trainer.services.house_ways import HouseWayChoice
 from trainer.services.reference_examples import EXAMPLE_WHEEL, way_examples
-from trainer.web import languages, pay_tables, pdf_jobs
-from trainer.web.engine_words import say
+from trainer.web import languages, pay_tables, pdf_queue
+from trainer.web.engine_words import message_words
 from trainer.web.exam_lock import refuse_during_exam
+from trainer.web.learning import Practisable, practisable
 from trainer.web.names import house_way_name, house_way_title, way_title
 
 bp = Blueprint("reference", __name__)
@@ -105,11 +107,12 @@ class PresetSetting:
 
 def _user_group() -> Group | None:
     """Return the group whose settings apply to the signed-in user, if any."""
+    group: Group | None = None
     if current_user.role == Role.TRAINEE:
-        return current_user.group
-    if current_user.role == Role.SUPERVISOR and current_user.groups_supervised:
-        return current_user.groups_supervised[0]
-    return None
+        group = current_user.group
+    elif current_user.role == Role.SUPERVISOR and current_user.groups_supervised:
+        group = current_user.groups_supervised[0]
+    return group
 
 
 def default_house_way() -> str:
@@ -203,7 +206,7 @@ def commission_chart(profile: TableProfile) -> list[ChartRow]:
             for bet in chart_bets(profile)]
 
 
-def _columns(rows: list, count: int) -> list[list]:
+def _columns(rows: list[ChartRow], count: int) -> list[list[ChartRow]]:
     """Split rows into ``count`` columns read top to bottom, then left to right."""
     size = -(-len(rows) // count) if rows else 0
     return [rows[i:i + size] for i in range(0, len(rows), size)] if size else []
@@ -214,14 +217,23 @@ def _static_url(filename: str) -> str:
     return url_for("static", filename=filename)
 
 
+def _static_dir() -> Path:
+    """Return the app's folder of static files (Flask's default, which create_app keeps)."""
+    folder = current_app.static_folder
+    if folder is None:
+        raise RuntimeError("The app has no folder of static files.")
+    return Path(folder)
+
+
 def _static_file_url(filename: str) -> str:
     """Return the file:// URL of a static file, for a page Chromium prints from disk."""
-    return (Path(current_app.static_folder) / filename).as_uri()  # type: ignore[arg-type]
+    return (_static_dir() / filename).as_uri()
 
 
 def render_sheet(way: HouseWay, pdf_paper: str | None = None,
                  choice: HouseWayChoice | None = None, profile: str | None = None,
-                 group_version: HouseWayChoice | None = None) -> str:
+                 group_version: HouseWayChoice | None = None,
+                 practise: Practisable | None = None) -> str:
     """Render a house-way sheet: the web page, or with ``pdf_paper`` the page Chromium prints.
 
     ``choice`` carries a custom way's version and publication date, printed on it;
@@ -229,6 +241,8 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
     ``group_version`` the other version of this way the reader's group trains on (a note
     on the web page links to it). A casino's own way prints only what the casino wrote,
     its name, version and date: never a source or a note (docs/house-ways.md, "Sheets").
+    ``practise``: the reader's rules to practise one by one ("Practise this rule" beside
+    each rule of their group's way; issue 30), never on paper.
     """
     return render_template(
         "reference/sheet.html",
@@ -251,6 +265,7 @@ def render_sheet(way: HouseWay, pdf_paper: str | None = None,
         static_url=_static_file_url if pdf_paper else _static_url,
         # The group's side bets' pay charts (none for a profile without side bets).
         charts=pay_tables.pay_charts(profile or default_profile()),
+        practise=None if pdf_paper else practise,
     )
 
 
@@ -291,7 +306,7 @@ def sheet_template_version() -> str:
     if version is None or current_app.debug:
         version = pdf_cache.template_version(
             current_app.jinja_env, "reference/sheet.html",
-            Path(current_app.static_folder),  # type: ignore[arg-type]
+            _static_dir(),
             sources=(Path(__file__), Path(reference_examples.__file__)))
         current_app.extensions["sheet_template_version"] = version
     return version
@@ -341,7 +356,7 @@ def pdf_cache_dir() -> Path:
                 or Path(current_app.instance_path) / "pdf-cache")
 
 
-def set_by_every_way(cards: tuple, chosen: str, wheel: str,
+def set_by_every_way(cards: tuple[Card, ...], chosen: str, wheel: str,
                      ways: list[HouseWayChoice]) -> list[PresetSetting]:
     """Set one hand by every house way offered, marking the settings whose value differs from ``chosen``."""
     labels = {c.ref: way_label(c) for c in ways}
@@ -368,7 +383,7 @@ def set_by_every_way(cards: tuple, chosen: str, wheel: str,
     return rows
 
 
-def _choice(name: str, allowed: list[str] | dict, default: str) -> str:
+def _choice(name: str, allowed: Collection[str], default: str) -> str:
     """Return a query-string choice if it is allowed, else the default."""
     value = request.args.get(name, "")
     return value if value in allowed else default
@@ -407,7 +422,8 @@ def sheet(preset: str) -> str:
     trains on another)."""
     ref = sheet_ref(preset)
     way = get_house_way_or_404(ref)
-    return render_sheet(way, choice=choice_of(ref), group_version=your_version(ref))
+    return render_sheet(way, choice=choice_of(ref), group_version=your_version(ref),
+                        practise=practisable(current_user.id))
 
 
 
@@ -438,14 +454,14 @@ def sheet_pdf(preset: str) -> ResponseReturnValue:
     if pdf is None:
         waited = request.args.get("job", type=int)
         job = jobs.get(waited) if waited else None
-        if job is None or job.key != pdf_jobs.pdf_key(digest) or job.status != jobs.FAILED:
+        if job is None or job.key != pdf_queue.pdf_key(digest) or job.status != jobs.FAILED:
             try:
-                job = pdf_jobs.queue_sheet(way.name, paper, profile, key, stem,
+                job = pdf_queue.queue_sheet(way.name, paper, profile, key, stem,
                                            user_id=current_user.id)
             except jobs.JobRefused as refused:
                 return render_template("errors/error.html", code=429,
                                        title=_("One PDF at a time"),
-                                       message=say(refused.message)), 429
+                                       message=message_words(refused.message)), 429
             if job.status == jobs.DONE:
                 pdf = pdf_cache.fetch(db.session, pdf_cache_dir(), stem, digest)
     if pdf is None and job is not None and job.status == jobs.FAILED:
@@ -533,7 +549,7 @@ def look_up() -> str:
         try:
             parsed = parse_cards(text, 7)
         except ValueError as exc:
-            error = say(exc)  # the engine's sentence in the reader's language
+            error = message_words(exc)  # the engine's sentence in the reader's language
         else:
             cards = card_list(parsed)
             if compare:
@@ -555,6 +571,9 @@ def look_up() -> str:
         comparison=comparison,
         differences=sum(row.differs for row in comparison),
         share_url=_share_url(cards, preset, wheel, compare) if cards else None,
+        # "Practise this rule" under the rule set, when it is one of the reader's drills'
+        # (their group's way; issue 30, web/learning.py).
+        practise=practisable(current_user.id) if setting else None,
     )
 
 

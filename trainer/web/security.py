@@ -41,7 +41,8 @@ def register(app: Flask) -> None:
     """Add the security headers and, when configured, trust the HTTPS proxy."""
     if app.config.get("TRUST_PROXY"):
         # Behind nginx or a load balancer terminating HTTPS: believe one hop's
-        # X-Forwarded-For / -Proto so addresses and the scheme are right.
+        # X-Forwarded-For / -Proto so addresses and the scheme are right. (Flask types
+        # wsgi_app as a method; wrapping it is Flask's documented way to add middleware.)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if app.config.get("HTTPS"):
         app.config["SESSION_COOKIE_SECURE"] = True

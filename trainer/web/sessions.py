@@ -40,6 +40,7 @@ from trainer.extensions import commit_keeping_state, db, login_manager
 from trainer.models import User, UserSession, utcnow
 from trainer.models.types import parse_id
 from trainer.services import audit, languages
+from trainer.web import languages as web_languages
 from trainer.web.errors import wants_json
 
 _NUMBER = re.compile(r"^[0-9]{1,12}$")
@@ -52,6 +53,8 @@ DEFAULT_IDLE_TIMEOUT = timedelta(hours=2)
 # last_seen_at is written when it is older than this (or a tenth of the idle timeout).
 TOUCH_EVERY = timedelta(minutes=1)
 EXTENSION = "trainer.sessions"
+# The sign-in page's endpoint, where a request that needs a sign-in is sent.
+SIGN_IN_VIEW = "auth.login"
 # Where the reason a session just ended waits (which limit, how long), and whether it was said.
 _ENDED = "session_ended"
 _SAID = "session_ended_said"
@@ -152,6 +155,7 @@ def load(session_id: str) -> User | None:
         _load_statement(), {"token_hash": token_hash(token), "user_id": uid}).first()
     if row is None:
         return None
+    user: User
     user, row_id, revoked_at, created_at, last_seen_at, *installation = row
     if revoked_at is not None or not user.active or (user.session_version or 0) != int(version):
         return None
@@ -166,7 +170,7 @@ def load(session_id: str) -> User | None:
     if now - last_seen_at >= limits.touch_every:
         _touch(row_id, now, commit=fresh_transaction)
     user.session_token = token
-    user.installation = languages.Installation.from_values(*installation)
+    web_languages.keep_installation(languages.Installation.from_values(*installation))
     return user
 
 
@@ -285,7 +289,7 @@ def unauthorized() -> Response | tuple[Response, int]:
     """
     ended = _ended_message()
     message = ended or str(login_manager.login_message)
-    target = login_url(login_manager.login_view, next_url=request.url)
+    target = login_url(SIGN_IN_VIEW, next_url=request.url)
     if ended is not None:
         _flash_ended(ended)
     if wants_json():

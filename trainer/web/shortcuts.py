@@ -4,8 +4,8 @@ Each button's key is the first letter of its own word in the reader's language (
 Push, Lose: W, P, L; Ganha, Empate, Perde: G, E, P; Выигрыш, Ничья, Проигрыш: В, Н,
 П), so a dealer reads the letter as the word it starts. Two words that begin alike
 would make a key mean two things: the later one then takes its next letter no other
-button uses (a translation should avoid that; tests/web/test_shortcut_letters.py checks
-each catalogue's words begin with different letters).
+button uses (a translation should avoid that; tests/web/test_reader_formats.py checks, in
+each language, that a drill's keys are distinct and are the initials of its own words).
 """
 from __future__ import annotations
 

@@ -23,6 +23,14 @@ Stylesheets are sent minified (``minify_css``: comments dropped, whitespace
 collapsed outside strings) and scripts without their whole-line comments
 (``minify_js``); the files on disk keep their comments for people.
 The version hash is of the bytes sent.
+
+A few files live outside the static folder and are served as if they were in it
+(``extra``, a URL filename -> the file): each drill kind's script, kept in its web
+folder ``templates/drills/kinds/<slug>/kind.js`` and served at
+``/static/kinds/<slug>.js`` (``web/drill_kinds.py``). They are versioned, minified,
+gzipped and warmed exactly like the folder's files; only the names given are served
+(an exact look-up, so no path reaches beside them), and any other name under
+``kinds/`` is looked for in the folder like any file (404 when missing).
 """
 from __future__ import annotations
 
@@ -33,6 +41,7 @@ import os
 import posixpath
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -162,18 +171,30 @@ def load_file(path: Path) -> StaticFile | None:
 class StaticFiles:
     """The app's static folder: each file's version and compressed bytes, by URL filename."""
 
-    def __init__(self, folder: Path, check_changes: bool = False) -> None:
+    def __init__(self, folder: Path, check_changes: bool = False,
+                 extra: Mapping[str, Path] | None = None) -> None:
         self.folder = folder
         self.check_changes = check_changes
+        # Files served from outside the folder, by their URL filename (a kind's script).
+        self.extra = {posixpath.normpath(name): path for name, path in (extra or {}).items()}
         self._files: dict[str, StaticFile] = {}
 
     def warm(self) -> None:
-        """Hash and compress every file of the folder now (at start-up, not in a request)."""
-        if not self.folder.is_dir():
-            return
-        for path in sorted(self.folder.rglob("*")):
-            if path.is_file():
-                self.get(path.relative_to(self.folder).as_posix())
+        """Hash and compress every file of the folder and every extra file now (at start-up,
+        not in a request)."""
+        if self.folder.is_dir():
+            for path in sorted(self.folder.rglob("*")):
+                if path.is_file():
+                    self.get(path.relative_to(self.folder).as_posix())
+        for name in sorted(self.extra):
+            self.get(name)
+
+    def _path(self, name: str) -> Path | None:
+        """Return the file a normalised URL filename names: an extra file's, else the folder's."""
+        if name in self.extra:
+            return self.extra[name]
+        joined = safe_join(str(self.folder), name)
+        return Path(joined) if joined is not None else None
 
     def get(self, filename: str) -> StaticFile | None:
         """Return the file a URL names, or None when there is none (or it is too large to keep)."""
@@ -181,10 +202,10 @@ class StaticFiles:
         known = self._files.get(name)
         if known is not None and not self.check_changes:
             return known
-        joined = safe_join(str(self.folder), name)
-        if joined is None:
+        path = self._path(name)
+        if path is None:
             return None
-        loaded = load_file(Path(joined))
+        loaded = load_file(path)
         if loaded is None:
             self._files.pop(name, None)
             return None
@@ -219,11 +240,15 @@ def files_of(app: Flask) -> StaticFiles:
     return found
 
 
-def register(app: Flask) -> None:
-    """Version the static URLs, serve the files compressed and cached, and work them out now."""
+def register(app: Flask, extra: Mapping[str, Path] | None = None) -> None:
+    """Version the static URLs, serve the files compressed and cached, and work them out now.
+
+    ``extra`` names files kept outside the static folder, served under the URL filename
+    given (the drill kinds' scripts: ``drill_kinds.scripts``).
+    """
     if app.static_folder is None:
         return
-    files = StaticFiles(Path(app.static_folder), check_changes=app.debug)
+    files = StaticFiles(Path(app.static_folder), check_changes=app.debug, extra=extra)
     app.extensions[EXTENSION_KEY] = files
     files.warm()
 

@@ -34,7 +34,7 @@ def _headline(fb: Any, timed_out: bool) -> Markup:
         return _t("Right")
     if fb.wrong_parts:
         return _t("Wrong: %(parts)s",
-                  parts=Markup(", ").join(engine_words.say(label) for label in fb.wrong_labels))
+                  parts=Markup(", ").join(engine_words.message_words(label) for label in fb.wrong_labels))
     return _t("Wrong")
 
 
@@ -64,12 +64,12 @@ def _why(fb: Any) -> str:
         inner = (f'<a class="sheet-link" href="{escape(_sheet_url(fb.house_way))}'
                  f'#rule-{escape(fb.sheet_rule)}" title="{named}" '
                  f'data-rule="{escape(fb.rule_id)}">'
-                 f'{escape(way_words.sheet_why(fb))}</a>')
+                 f'{escape(way_words.sheet_sentence_words(fb))}</a>')
     else:
-        inner = f'<span data-rule="{escape(fb.rule_id)}">{escape(engine_words.text(fb.why))}</span>'
+        inner = f'<span data-rule="{escape(fb.rule_id)}">{escape(engine_words.sentence_words(fb.why))}</span>'
         if fb.section:
-            inner += (f' <span class="muted">('
-                      f'{_t("rule book %(section)s", section=engine_words.say(fb.section))})</span>')
+            section = engine_words.message_words(fb.section)
+            inner += f' <span class="muted">({_t("rule book %(section)s", section=section)})</span>'
     return f'\n  <p class="verdict-why">{inner}</p>\n  '
 
 
@@ -77,7 +77,7 @@ def _parts(fb: Any) -> str:
     if not fb.parts:
         return ""
     out = ['\n  <ul class="verdict-parts plain">\n    ']
-    say = engine_words.say
+    message_words = engine_words.message_words
     for part in fb.parts:
         good = bool(part.correct)
         out.append(
@@ -85,12 +85,12 @@ def _parts(fb: Any) -> str:
             f' data-correct="{"yes" if good else "no"}">\n      '
             + (f'<span class="tag tag-good">{_t("Right")}</span>' if good
                else f'<span class="tag tag-bad">{_t("Wrong")}</span>')
-            + f"\n      <strong>{escape(say(part.shown_name).capitalize())}</strong>:\n      "
-            + (str(escape(say(part.right))) if good
-               else str(_t("you: %(said)s; right: %(right)s", said=say(part.said),
-                           right=say(part.right))))
+            + f"\n      <strong>{escape(message_words(part.shown_name).capitalize())}</strong>:\n      "
+            + (str(escape(message_words(part.right))) if good
+               else str(_t("you: %(said)s; right: %(right)s", said=message_words(part.said),
+                           right=message_words(part.right))))
             + "\n      "
-            + (f'<span class="muted">— {escape(say(part.why))}</span>' if part.why and not good
+            + (f'<span class="muted">— {escape(message_words(part.why))}</span>' if part.why and not good
                else "")
             + "\n    </li>\n    "
         )
@@ -109,6 +109,6 @@ def verdict_html(fb: Any, timed_out: bool = False, elapsed_ms: float | None = No
         html += f'<span class="verdict-time">{took}</span>'
     html += "\n</div>\n"
     if fb:
-        html += (f'\n<p class="verdict-sentence">{escape(engine_words.say(fb.sentence))}</p>\n'
+        html += (f'\n<p class="verdict-sentence">{escape(engine_words.message_words(fb.sentence))}</p>\n'
                  f"{_why(fb)}\n{_parts(fb)}\n")
     return Markup(html)

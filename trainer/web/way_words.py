@@ -40,7 +40,7 @@ def _get(fb: Any, key: str) -> Any:
     return fb.get(key) if isinstance(fb, Mapping) else getattr(fb, key, None)
 
 
-def sheet_why(fb: Any, lang: str | None = None) -> str:
+def sheet_sentence_words(fb: Any, lang: str | None = None) -> str:
     """Return the feedback's sheet sentence ("Trump Plaza (Atlantic City) 3.2: ...") with the
     rule's sentence in the reader's language; the casino's name and the number stay."""
     why = str(_get(fb, "why") or "")
@@ -54,7 +54,7 @@ def sheet_why(fb: Any, lang: str | None = None) -> str:
     return why[:len(why) - len(rule.text)] + rule.text_in(lang)
 
 
-def explanation(grade: Mapping[str, Any], fb: Any, lang: str | None = None) -> str:
+def explanation_words(grade: Mapping[str, Any], fb: Any, lang: str | None = None) -> str:
     """Return a graded setting's explanation in the reader's language.
 
     Only a house way's setting (``grade.correct_answer`` is a setting's ``as_dict``:
@@ -88,25 +88,25 @@ def explanation(grade: Mapping[str, Any], fb: Any, lang: str | None = None) -> s
     return text
 
 
-def worked_out(grade: Mapping[str, Any], fb: Any, worked: Any) -> str:
+def worked_out_words(grade: Mapping[str, Any], fb: Any, worked: Any) -> str:
     """Return "How it is worked out" in the reader's language.
 
-    English text is reworded by ``explanation``; the engine's sentences (a ``Message`` or a
-    ``Joined`` of them) are said by ``engine_words.say``, with a house way's explanation
+    English text is reworded by ``explanation_words``; the engine's sentences (a ``Message`` or a
+    ``Joined`` of them) are said by ``engine_words.message_words``, with a house way's explanation
     inside them (the sheet's own text, ``grade.correct_answer["explanation"]``, or its
     ``["reset"]["explanation"]``) put in the reader's language from the sheet's data first.
     """
     if isinstance(worked, str):
-        return explanation(grade, fb)
+        return explanation_words(grade, fb)
     key = grade.get("correct_answer")
     # The setting's own (house-way drill, round's banker step), or the foul check's reset.
     for setting in (key, key.get("reset")) if isinstance(key, Mapping) else ():
         english = str(setting.get("explanation") or "") if isinstance(setting, Mapping) else ""
         if english:
-            translated = explanation({"explanation": english, "correct_answer": setting}, fb)
+            translated = explanation_words({"explanation": english, "correct_answer": setting}, fb)
             if translated != english:
                 worked = _put_in(worked, english, translated)
-    return engine_words.say(worked)
+    return engine_words.message_words(worked)
 
 
 def _put_in(value: Any, english: str, translated: str) -> Any:

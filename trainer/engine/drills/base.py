@@ -8,7 +8,7 @@ stored beside the question or sent to the browser. Questions are generated from
 Generator 2 balances every fixed answer set (the seed picks the right answer
 first, uniformly, then a question with that answer is drawn) and shuffles the
 cards it shows. The generator's number rides in the context, so questions of
-generator 1 (contexts stored without it) still replay from ``legacy``.
+generator 1 (contexts stored without it) still replay from each kind's ``legacy``.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from .context import GENERATOR, DrillContext, Grade
 from .explain import NO_ANSWER, Feedback, Text, book_feedback
 from .explain import hint as rule_hint
 from .schema import Schema, derived
-from .skills import DefaultCriterion, Skill
+from .skills import BOOK, DefaultCriterion, Skill
 
 
 class Drill:
@@ -43,6 +43,10 @@ class Drill:
     default_time_limit_s: int = 10
     # Rule families this drill draws from, with their weights.
     families: dict[str, int] = {}
+    # The names (``N_``-marked) of the rule families its skills' ids belong to
+    # (``rule_family``: ``foul`` of ``foul.legal``), for the reports' families; a family
+    # of its skills not named here is called by the kind's ``title``.
+    family_names: dict[str, str] = {}
     # What the best constant answer scores: 1 / the number of fixed answers, or
     # None when the answer is free-form (cards to pick, amounts to pay).
     chance_level: float | None = None
@@ -70,10 +74,12 @@ class Drill:
         return None
 
     def generate_v1(self, rng: random.Random, context: DrillContext) -> Any:
-        """Return a question of the first generator (contexts stored without one)."""
-        from .legacy import GENERATORS as OLD  # the kinds' homes take these over (issue 28)
+        """Return a question of the first generator (contexts stored without one).
 
-        return OLD.get(self.slug, self.generate)(rng, context)
+        A kind older than generator 2 keeps its first generator in its home
+        (``kinds/<kind>/legacy.py``) and overrides this; a newer kind has only one.
+        """
+        return self.generate(rng, context)
 
     # --- the JSON edge (issue 28) ------------------------------------------------
     # Questions, answers and answer keys are values of the kind's own frozen dataclasses
@@ -95,7 +101,10 @@ class Drill:
         if self.question_type is None:
             return dict(question)
         data: dict[str, Any] = to_json(question)
+        # The kind and the seed last, as ``new_question`` wrote them on a question's dict,
+        # so a row keeps its JSON text byte for byte.
         data["kind"] = self.slug
+        data["seed"] = data.pop("seed")
         return data
 
     def read_answer(self, question: Any, data: Any, context: DrillContext | None) -> Any:
@@ -115,8 +124,37 @@ class Drill:
         data: dict[str, Any] = to_json(key) if self.key_type is not None else dict(key)
         return data
 
-    def answer_choices(self, question: dict[str, Any], context: DrillContext
-                       ) -> dict[str, dict[str, Any]] | None:
+    def shown_json(self, question: Any) -> dict[str, Any]:
+        """Return the JSON the trainee's page is sent: ``question_json`` without the seed
+        (from which the page could deal the question again and learn its key)."""
+        data = self.question_json(question)
+        data.pop("seed", None)
+        return data
+
+    # --- what the services ask of a kind's questions (issue 28) ---------------------
+
+    def question_at(self, seed: int, context: DrillContext, position: int) -> Any:
+        """Return the question at ``position`` (1, 2, ...) of a session dealt from ``seed``.
+
+        A drill with several ``steps`` deals one unit (a round) per seed and asks its
+        steps in turn, so the steps of one unit share the seed.
+        """
+        question = new_question(self.slug, seed, context)
+        if len(self.steps) > 1:
+            question = self.at_step(question, (position - 1) % len(self.steps), context)
+        return question
+
+    def unit_length(self) -> int:
+        """Return how many questions make one unit of this drill: a round's steps, else 1."""
+        return len(self.steps) or 1
+
+    def answer_key(self, question: Any, context: DrillContext) -> Grade:
+        """Return the grade of the drill's own well-formed ``probe``: the answer key
+        (``correct_answer``) and the rule, for when no usable answer came (the clock ran
+        out), replays and reports."""
+        return self.grade(question, self.probe(question), context)
+
+    def answer_choices(self, question: Any, context: DrillContext) -> dict[str, Any] | None:
         """Return each fixed answer to ``question`` by name; None when the answer is free-form."""
         return None
 
@@ -124,19 +162,19 @@ class Drill:
         """Tell whether no constant answer beats chance under ``context`` (its focus rules)."""
         return True
 
-    def generate(self, rng: random.Random, context: DrillContext) -> dict[str, Any]:
+    def generate(self, rng: random.Random, context: DrillContext) -> Any:
         """Return a new question drawn from ``rng``."""
         raise NotImplementedError
 
-    def grade(self, question: dict[str, Any], answer: dict[str, Any], context: DrillContext) -> Grade:
+    def grade(self, question: Any, answer: Any, context: DrillContext) -> Grade:
         """Grade an answer to a question; raise ValueError when it is malformed."""
         raise NotImplementedError
 
-    def rule_of(self, question: dict[str, Any], context: DrillContext) -> str:
+    def rule_of(self, question: Any, context: DrillContext) -> str:
         """Return the rule id a question tests (before it is answered)."""
         raise NotImplementedError
 
-    def answer_schema(self, question: dict[str, Any], context: DrillContext | None) -> Schema:
+    def answer_schema(self, question: Any, context: DrillContext | None) -> Schema:
         """Return the exact shape of an answer to ``question`` (keys, types, lengths, ranges).
 
         ``context`` is None when the group's settings are not known; a drill whose
@@ -147,7 +185,7 @@ class Drill:
             raise NotImplementedError
         return derived(self.answer_type, question, context)
 
-    def validate_answer(self, question: dict[str, Any], answer: Any,
+    def validate_answer(self, question: Any, answer: Any,
                         context: DrillContext | None = None) -> dict[str, Any]:
         """Return the answer normalized by the drill's schema; raise ValueError if it does not fit."""
         checked: dict[str, Any] = self.answer_schema(question, context).check(answer)
@@ -161,18 +199,23 @@ class Drill:
         """
         return []
 
-    def probe(self, question: dict[str, Any]) -> dict[str, Any]:
+    def probe(self, question: Any) -> Any:
         """Return a well-formed answer, graded only to learn the key when no usable answer came."""
         raise NotImplementedError
 
-    def at_step(self, question: dict[str, Any], step: int, context: DrillContext) -> dict[str, Any]:
+    def wrong_answer(self, question: Any, context: DrillContext, rng: random.Random) -> Any:
+        """Return a well-formed answer to ``question`` that is graded wrong (drawn by ``rng``),
+        for tests and the demo class's seeded mistakes."""
+        raise NotImplementedError
+
+    def at_step(self, question: Any, step: int, context: DrillContext) -> Any:
         """Return the question of one step (an index into ``steps``) of a unit's question.
 
         Only a drill with ``steps`` has them; a drill of single questions has none.
         """
         raise NotImplementedError
 
-    def feedback(self, question: dict[str, Any], answer: dict[str, Any] | None,
+    def feedback(self, question: Any, answer: Any | None,
                  context: DrillContext, grade: Grade | None = None,
                  timed_out: bool = False) -> Feedback:
         """Return the feedback on an answer in words (``explain``): what was said, what was right, why.
@@ -194,7 +237,7 @@ class Drill:
             if right else str(grade.explanation).rstrip(".")
         return book_feedback(correct, said, fix, grade.rule_id, grade.explanation, timed_out)
 
-    def hint(self, rule_id: str, question: dict[str, Any] | None = None,
+    def hint(self, rule_id: str, question: Any | None = None,
              context: DrillContext | None = None) -> Text:
         """Return the practice hint for a question on ``rule_id`` (``explain.hint``).
 
@@ -209,20 +252,28 @@ class Drill:
 
     def pick_family(self, rng: random.Random, context: DrillContext) -> str:
         """Pick a rule family by weight, or from the trainee's recent mistakes."""
-        focus = [self.focus_family(r) for r in context.focus_rules]
-        focus = [f for f in focus if f in self.families]
-        if focus:
-            return rng.choice(focus)
-        names = sorted(self.families)
-        return rng.choices(names, weights=[self.families[n] for n in names])[0]
+        return pick_family(rng, self.families, [self.focus_family(r) for r in context.focus_rules])
+
+
+def pick_family(rng: random.Random, families: Mapping[str, int], focus: list[str]) -> str:
+    """Pick one of ``families`` from ``focus`` (those of it in ``families``), else by weight.
+
+    The draws are the ones both generators make (generator 1 with its own weights).
+    """
+    focus = [f for f in focus if f in families]
+    if focus:
+        return rng.choice(focus)
+    names = sorted(families)
+    return rng.choices(names, weights=[families[n] for n in names])[0]
 
 
 DRILLS: dict[str, Drill] = {}
 
 
 def register(cls: type[Drill]) -> type[Drill]:
-    """Register a drill kind under its slug."""
+    """Register a drill kind under its slug, and its declared skills in the book (``skills.BOOK``)."""
     DRILLS[cls.slug] = cls()
+    BOOK.update((s.id, s) for s in cls.skills)
     return cls
 
 

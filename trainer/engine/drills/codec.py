@@ -8,12 +8,13 @@ to the services, and become JSON only where they are stored or shown (the kind's
 ``to_json`` writes a dataclass as a JSON object of its fields (tuples as lists, enums
 as their values, nested dataclasses as objects); a field whose metadata says
 ``omit_none`` is left out while it is None, so a stored row keeps the shape it had
-when it was a dict. ``from_json`` reads one back strictly by the field types
-(``int``, ``float``, ``str``, ``bool``, ``None``, unions with None, ``tuple[T, ...]``,
-fixed tuples, ``list[T]``, ``dict[str, T]``, ``Literal``, enums and nested
-dataclasses), raising ``ValueError`` naming the field that does not fit. An answer
-from a browser is checked by the kind's schema first (``schema.py``: the trainee's
-words), then read by ``from_json``.
+when it was a dict; one whose metadata gives a ``json_name`` (``JSON_NAME``) is written
+and read under that name (a stored key that is a Python keyword, ``from``). ``from_json``
+reads one back strictly by the field types (``int``, ``float``, ``str``, ``bool``,
+``None``, unions with None, ``tuple[T, ...]``, fixed tuples, ``list[T]``,
+``dict[str, T]``, ``Literal``, enums and nested dataclasses), raising ``ValueError``
+naming the field that does not fit. An answer from a browser is checked by the kind's
+schema first (``schema.py``: the trainee's words), then read by ``from_json``.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ T = TypeVar("T")
 
 # Field metadata: leave the field out of the JSON form while its value is None.
 OMIT_NONE = {"omit_none": True}
+# Field metadata: the field's name in the JSON form when it cannot be Python's (``from``).
+JSON_NAME = "json_name"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +54,7 @@ def to_json(value: Any) -> Any:
             item = getattr(value, f.name)
             if item is None and f.metadata.get("omit_none"):
                 continue
-            out[f.name] = to_json(item)
+            out[f.metadata.get(JSON_NAME, f.name)] = to_json(item)
         return out
     if isinstance(value, enum.Enum):
         return value.value
@@ -161,14 +164,14 @@ def _read_dataclass(cls: type, data: Any, where: str) -> Any:
     if not isinstance(data, Mapping):
         raise ValueError(f"{where}: expected an object.")
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = {f.metadata.get(JSON_NAME, f.name): f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise ValueError(f"{where}: unexpected {', '.join(map(str, unknown))}.")
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name in data:
-            values[name] = _read(hints[name], data[name], f"{where}.{name}")
+            values[f.name] = _read(hints[f.name], data[name], f"{where}.{name}")
         elif (f.default is dataclasses.MISSING
               and f.default_factory is dataclasses.MISSING):
             raise ValueError(f"{where}: {name} is missing.")

@@ -244,7 +244,10 @@ def derived(answer_type: type, question: Any, context: Any,
 
     Each field's metadata holds its ``schema``: a ``Schema``, or a function of the
     question and the context returning one (the cards a trainee may pick are the
-    question's). A field with a default is optional; any other is required.
+    question's), or None when this question does not take the field (a hand to name
+    takes a category, two hands to compare a winner). A field with a default is
+    optional, any other required; metadata ``"required": True`` makes a field with a
+    default required wherever the question takes it.
     """
     required: dict[str, Schema] = {}
     optional: dict[str, Schema] = {}
@@ -253,7 +256,10 @@ def derived(answer_type: type, question: Any, context: Any,
         if spec is None:
             raise TypeError(f"{answer_type.__name__}.{f.name} declares no schema.")
         schema = spec if isinstance(spec, Schema) else spec(question, context)
+        if schema is None:
+            continue
         has_default = (f.default is not dataclasses.MISSING
                        or f.default_factory is not dataclasses.MISSING)
-        (optional if has_default else required)[f.name] = schema
+        is_required = f.metadata.get("required", not has_default)
+        (required if is_required else optional)[f.name] = schema
     return Fields(required, optional, then)

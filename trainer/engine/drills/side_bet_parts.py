@@ -37,6 +37,7 @@ from ..side_bets import (
     question_table,
     sample_hand,
 )
+from ..side_bets.paytables import RULE_FAMILY
 from .explain import NO_ANSWER_WORDS, Part, Text, amount
 from .schema import Fields, Schema, Whole
 
@@ -48,6 +49,11 @@ SIDE_BET_RATE = 0.6
 METER_DOLLARS = (10_000, 250_000)
 # The most a side bet's answer may pay: $1,000,000 (far above 8,000 to 1 on $25).
 MAX_SIDE_CENTS = 100_000_000
+# A seat's side bet in its key and its graded part (``"part"``, stored with every grade):
+# named as the side bets' rule family (``bonus.<table>.<line>``), whatever its table (a
+# Queen's Dragon bet too); its Envy beside it.
+BONUS_PART = RULE_FAMILY
+ENVY_PART = "envy"
 
 
 def offer_of(profile: TableProfile) -> SideBetOffer | None:
@@ -147,8 +153,9 @@ def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Seq
     ``seats``, ``sevens`` and ``bets`` are the betting seats' numbers, seven cards and
     side bets (0: none); ``others`` are other players' hands that pay envy and carry no
     side bet here (a player-banker's); ``dealer_seven`` is the dealer's hand (pays envy
-    only if the Envy table says so). Each entry: ``seat``, ``bet_cents``, ``bonus``
-    (``rule_id``, ``name``, ``category``, ``win_cents``) and, at an Envy table, ``envy``
+    only if the Envy table says so). Each entry: ``seat``, ``bet_cents``, the bet's pay
+    under ``BONUS_PART`` (``rule_id``, ``name``, ``category``, ``win_cents``) and, at an
+    Envy table, ``envy``
     (``rule_id``, ``paid_cents``, ``from``: [(seat or None, name, cents)]).
     """
     table, rules = question_table(side), question_rules(side)
@@ -168,7 +175,7 @@ def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Seq
             result = settle_bonus(seven, bet, profile, side["table"], side.get("meter_cents"),
                                   rules)
             category = bonus_category(seven, table.match).slug
-        key: dict[str, Any] = {"seat": seat, "bet_cents": bet, "bonus": {
+        key: dict[str, Any] = {"seat": seat, "bet_cents": bet, BONUS_PART: {
             "rule_id": result.rule_id, "name": result.name, "category": category,
             "win_cents": result.paid_cents}}
         if side.get("envy"):
@@ -186,7 +193,7 @@ def settle_side(side: dict[str, Any], seats: Sequence[int], sevens: Sequence[Seq
 
 def key_answer(key: dict[str, Any]) -> dict[str, int]:
     """Return the right answer's side-bet fields of one seat."""
-    out = {"bonus_paid_cents": key["bonus"]["win_cents"]}
+    out = {"bonus_paid_cents": key[BONUS_PART]["win_cents"]}
     if "envy" in key:
         out["envy_paid_cents"] = key["envy"]["paid_cents"]
     return out
@@ -196,15 +203,15 @@ def graded_parts(keys: Sequence[dict[str, Any]], given: dict[int, dict[str, Any]
                  ) -> list[dict[str, Any]]:
     """Grade each seat's side bet and envy against the answer's fields (by seat).
 
-    Each part: ``seat``, ``part`` ("bonus" or "envy"), ``correct``, ``rule_id``,
+    Each part: ``seat``, ``part`` (``BONUS_PART`` or ``ENVY_PART``), ``correct``, ``rule_id``,
     ``paid_cents`` (right), ``given_cents``, ``bet_cents`` and the words' pieces;
     ``chance`` None (an amount is free-form, docs/drills.md "Guessing does not pay").
     """
     parts = []
     for key in keys:
         said = given.get(key["seat"], {})
-        bonus = key["bonus"]
-        parts.append({"seat": key["seat"], "part": "bonus", "chance": None,
+        bonus = key[BONUS_PART]
+        parts.append({"seat": key["seat"], "part": BONUS_PART, "chance": None,
                       "correct": said.get("bonus_paid_cents") == bonus["win_cents"],
                       "rule_id": bonus["rule_id"], "paid_cents": bonus["win_cents"],
                       "given_cents": said.get("bonus_paid_cents"), "bet_cents": key["bet_cents"],
@@ -318,13 +325,13 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
 # A side bet's name in a part's name and sentences: (English name, its label).
 SIDE_WHAT = {"envy": ("Envy", N_("seat %(seat)s Envy")),
              "dragon": ("Queen's Dragon", N_("seat %(seat)s Queen's Dragon")),
-             "bonus": ("bonus", N_("seat %(seat)s bonus"))}
+             BONUS_PART: (BONUS_PART, N_("seat %(seat)s bonus"))}
 SIDE_PAID = {"envy": N_("You paid seat %(seat)s's Envy %(amount)s"),
              "dragon": N_("You paid seat %(seat)s's Queen's Dragon %(amount)s"),
-             "bonus": N_("You paid seat %(seat)s's bonus %(amount)s")}
+             BONUS_PART: N_("You paid seat %(seat)s's bonus %(amount)s")}
 SIDE_UNPAID = {"envy": N_("You left seat %(seat)s's Envy unpaid"),
                "dragon": N_("You left seat %(seat)s's Queen's Dragon unpaid"),
-               "bonus": N_("You left seat %(seat)s's bonus unpaid")}
+               BONUS_PART: N_("You left seat %(seat)s's bonus unpaid")}
 
 
 def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
@@ -334,7 +341,7 @@ def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
     dragon = load_table(side["table"]).kind is TableKind.QUEENS_DRAGON
     for part in parts:
         seat = part["seat"]
-        which = "envy" if part["part"] == "envy" else ("dragon" if dragon else "bonus")
+        which = "envy" if part["part"] == "envy" else ("dragon" if dragon else BONUS_PART)
         what, label = SIDE_WHAT[which]
         why = side_sentence(part, side)
         given = part.get("given_cents") if answered else None
@@ -346,8 +353,3 @@ def side_feedback_parts(parts: Sequence[dict[str, Any]], side: dict[str, Any],
                         and not timed_out, said, amount(part["paid_cents"]), why, you, fix,
                         label=Message(label, seat=seat)))
     return tuple(out)
-
-
-def is_side_part(part: Any) -> bool:
-    """Tell a side-bet part from a seat's main-bet part in a grade's parts."""
-    return isinstance(part, dict) and part.get("part") in ("bonus", "envy")

@@ -13,16 +13,26 @@ from .interpreter import (
     Rule,
     Section,
     load,
-    load_exact,
     may_hold_sf,
     preset_names,
     set_hand,
-    set_resolver,
 )
-from .kinds import KINDS, POOLS, kind_of, rule_family
+from .kinds import POOLS, RULE_KINDS, kind_of, rule_family
 
 __all__ = [
-    "DEFAULT_HOUSE_WAY", "KINDS", "POOLS", "Example", "HouseWay", "HouseWayError",
-    "HouseWaySetting", "Rule", "Section", "kind_of", "load", "load_exact", "may_hold_sf",
-    "preset_names", "rule_family", "set_hand", "set_resolver",
+    "DEFAULT_HOUSE_WAY",
+    "POOLS",
+    "RULE_KINDS",
+    "Example",
+    "HouseWay",
+    "HouseWayError",
+    "HouseWaySetting",
+    "Rule",
+    "Section",
+    "kind_of",
+    "load",
+    "may_hold_sf",
+    "preset_names",
+    "rule_family",
+    "set_hand",
 ]

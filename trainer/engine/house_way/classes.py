@@ -48,7 +48,6 @@ from ..hands import CARD_PRIME
 
 log = logging.getLogger(__name__)
 
-CLASS_COUNT = 292_253
 MASK_BITS = 13
 FALLBACK_BIT = 0x80
 FORMAT = 1

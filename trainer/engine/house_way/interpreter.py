@@ -333,7 +333,7 @@ def _compile_section(raw: Mapping[str, Any], groups: Mapping[str, tuple[int, int
     for r in raw.get("rules", []):
         rid = r["id"]
         rwhere = f"{sheet} rule {rid}"
-        kind = K.KINDS.get(K.kind_of(rid))
+        kind = K.RULE_KINDS.get(K.kind_of(rid))
         if kind is None:
             raise ValueError(f"{rwhere}: unknown rule kind {K.kind_of(rid)!r}.")
         rwhen = dict(r.get("when", {}))
@@ -623,10 +623,6 @@ class HouseWay:
         """Return the thresholds sentence in a language, the English original when untranslated."""
         return str(self.translations.get(lang or "", {}).get("thresholds", self.thresholds))
 
-    def notes_in(self, lang: str | None) -> tuple[str, ...]:
-        """Return the sheet's notes in a language, the English originals when untranslated."""
-        return tuple(self.translations.get(lang or "", {}).get("notes", self.notes))
-
     def source_in(self, lang: str | None) -> str:
         """Return where the sheet was read, in a language, the English original when untranslated."""
         return str(self.translations.get(lang or "", {}).get("source", self.source))
@@ -673,7 +669,7 @@ class HouseWay:
         if rule.pool is not None:
             first = hand.pool_best(rule.pool)
         else:
-            place = K.KINDS[rule.kind].front
+            place = K.RULE_KINDS[rule.kind].front
             first = hand.choose(place(hand.shape)) if place is not None else None
         text = _worded(rule.explain_in(lang),
                        _FieldsIn(hand, split if first is None else first, lang), lang)
@@ -808,7 +804,7 @@ class HouseWay:
                     if split is None:
                         continue
                 else:
-                    front = K.KINDS[rule.kind].front
+                    front = K.RULE_KINDS[rule.kind].front
                     assert front is not None  # a rule without a pool has a front (load checks)
                     split = hand.choose(front(hand.shape))
                 if rule.post and not all(p(hand, split) for p in rule.post):
@@ -944,76 +940,16 @@ def preset_names() -> list[str]:
     return list(_preset_names())
 
 
-# --- house ways beyond the presets (issue 18) -----------------------------------------
-#
-# The engine owns the presets only. A house way stored elsewhere (a manager's published
-# version ``slug@n``, or a preset's rule data as it was when it graded a session) is
-# found by a *resolver* the app installs (``services/house_ways.py``): the engine asks
-# it and keeps what it answers, per (ref, rules digest), so a request asks once a process.
-
-Resolver = Callable[[str, str | None], HouseWay | None]
-_RESOLVER: list[Resolver] = []
-_RESOLVED: dict[tuple[str, str | None], HouseWay] = {}
-
-
-def set_resolver(fn: Resolver | None) -> None:
-    """Install the function that finds house ways beyond the presets (None: none).
-
-    ``fn(ref, rules_digest)`` returns the house way stored under ``ref`` whose rules
-    digest is ``rules_digest`` (any, when None), or None when there is none. What it
-    returns is kept per (ref, digest) until the next ``set_resolver``.
-    """
-    _RESOLVER.clear()
-    _RESOLVED.clear()
-    if fn is not None:
-        _RESOLVER.append(fn)
-
-
-def _resolve(ref: str, rules_digest: str | None) -> HouseWay | None:
-    key = (ref, rules_digest)
-    way = _RESOLVED.get(key)
-    if way is None and _RESOLVER:
-        way = _RESOLVER[0](ref, rules_digest)
-        if way is not None:
-            # Only what was found is kept: a version published later is found then.
-            _RESOLVED[key] = way
-    return way
-
-
 def load(name: str = DEFAULT_HOUSE_WAY, table: bool = True) -> HouseWay:
-    """Return a house way by name: a shipped preset (loaded once), or what the resolver finds.
+    """Return a shipped preset house way by name, loaded once a process.
 
     Its class tables load on first use; ``table=False`` gives a separate copy that
-    never uses them (the interpreter path, for comparison; presets only).
-    A name that is no preset is asked of the resolver (``set_resolver``): a published
-    custom version ``slug@n``; ValueError "Unknown house way" when it knows none.
+    never uses them (the interpreter path, for comparison). The engine knows the presets
+    only (its own package data): a manager's published version or a preset's earlier
+    rules are the services' (``services/house_ways.py``), which hand the house way itself
+    down (a drill's ``context.way``). ValueError "Unknown house way" for any other name.
     """
-    if name in _preset_names():
-        return _load(name, bool(table))
-    way = _resolve(name, None) if isinstance(name, str) else None
-    if way is None:
-        return _load(name, bool(table))  # raises "Unknown house way ..."
-    return way
-
-
-def load_exact(ref: str, rules_digest: str | None = None) -> HouseWay:
-    """Return the house way ``ref`` exactly as it was when its rules digest was ``rules_digest``.
-
-    A preset whose rule data still has that digest (or ``rules_digest`` None) is the
-    preset; otherwise the resolver's stored copy (a snapshot of the preset's earlier
-    rule data, or a published version). HouseWayError when none is stored.
-    """
-    if ref in _preset_names():
-        way = _load(ref, True)
-        if rules_digest is None or way.rules_digest == rules_digest:
-            return way
-    elif rules_digest is None:
-        return load(ref)
-    found = _resolve(ref, rules_digest)
-    if found is None or found.rules_digest != rules_digest:
-        raise HouseWayError(f"{ref}: the house way this was graded under is not stored "
-                            f"(rules {str(rules_digest)[:12]}).")
-    return found
+    return _load(name, bool(table))
 
 
 @cache

@@ -173,7 +173,7 @@ _KIND_LIST = (
     Kind("sf.best-front", frozenset(SHAPES), None,
          N_("best S/F setting of the clause's pool (docs/rules.md §17)"), ""),
 )
-KINDS: dict[str, Kind] = {k.name: k for k in _KIND_LIST}
+RULE_KINDS: dict[str, Kind] = {k.name: k for k in _KIND_LIST}
 
 
 def kind_of(rule_id: str) -> str:

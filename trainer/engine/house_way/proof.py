@@ -165,7 +165,7 @@ def _rule_split(rule: Rule, hand: _Hand) -> int | None:
     """Return the setting a rule would play on a hand (its pool's best, or its kind's)."""
     if rule.pool is not None:
         return hand.pool_best(rule.pool)
-    front = K.KINDS[rule.kind].front
+    front = K.RULE_KINDS[rule.kind].front
     assert front is not None
     return hand.choose(front(hand.shape))
 

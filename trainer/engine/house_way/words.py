@@ -18,7 +18,6 @@ nominative (Russian: "пара: короли"); the phrases built here ("пар�
 """
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -272,11 +271,6 @@ def front_words(high: int, low: int, lang: str) -> str:
 
 
 # --- checking a sheet's translations (at load) ---------------------------------------------
-
-def template_fields(text: str) -> list[str]:
-    """Return the ``{fields}`` of a template, in order (ValueError on a malformed one)."""
-    return [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
-
 
 def check_translations(raw: Any, allowed: Sequence[str], where: str,
                        template_keys: Sequence[str] = ()) -> dict[str, dict[str, Any]]:

@@ -8,7 +8,7 @@ exam records (``readiness``), so it is tested without a database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -17,12 +17,20 @@ from trainer.engine.drills import DRILLS
 from trainer.models.exam import ExamStatus
 from trainer.services.reports.figures import Figures
 
-DEFAULT_CRITERIA: tuple[dict[str, Any], ...] = (
-    {"kind": "house-way", "min_accuracy": 98.0, "window": 100, "max_median_s": 8.0,
-     "exam_length": 50, "exam_time_limit_s": 10},
-    {"kind": "settlement", "min_accuracy": 99.0, "window": 50, "max_median_s": None,
-     "exam_length": 20, "exam_time_limit_s": 30},
-)
+
+def _declared_criteria() -> tuple[dict[str, Any], ...]:
+    """Return the criterion each kind's home declares (``Drill.criterion``), in the kinds'
+    order (``Drill.order``); a kind that declares none is not certified until a group sets
+    a criterion for it."""
+    return tuple(
+        {"kind": drill.slug, **asdict(drill.criterion)}
+        for drill in sorted(DRILLS.values(), key=lambda d: d.order)
+        if drill.criterion is not None
+    )
+
+
+# The criteria a group has until its supervisor sets its own, in the JSON form kept.
+DEFAULT_CRITERIA: tuple[dict[str, Any], ...] = _declared_criteria()
 
 
 @dataclass(frozen=True)

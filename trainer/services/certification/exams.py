@@ -10,7 +10,6 @@ checks live in ``sealing`` (below the drills, which need them) and are re-export
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -18,6 +17,8 @@ from typing import Any, cast
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 
+from trainer.engine.drills import DrillContext
+from trainer.engine.house_way import HouseWayError
 from trainer.engine.messages import N_, EngineError
 from trainer.engine.profiles import TableProfile
 from trainer.extensions import db
@@ -43,7 +44,8 @@ from trainer.services.certification.sealing import (
     without_sealed,
 )
 from trainer.services.group_settings import GroupSettings, foul_policy
-from trainer.services.reports.sql import session_figures
+from trainer.services.learning import memory as learning_memory
+from trainer.services.reports.readiness_sql import session_figures
 
 # The exam service, with the sealing checks of ``sealing`` re-exported (see above).
 __all__ = [
@@ -141,6 +143,20 @@ def exam_rules(exam: CertificationExam) -> TableProfile | None:
         return None
 
 
+def exam_context(exam: CertificationExam, settings: GroupSettings) -> DrillContext:
+    """Return the context an exam's session runs under: the rules kept at scheduling.
+
+    Made by the drills' one builder (``drills.build``) from the trainee's group
+    ``settings`` with the exam's house way (its rules digest at scheduling; None on exams scheduled
+    before it was kept: pinned now), its table rules as kept (whatever the profile holds
+    now) and its foul policy (None: the group's now).
+    """
+    return drill_service.build(
+        settings, house_way=exam.house_way, house_way_digest=exam.house_way_digest,
+        profile=exam.profile, table=exam_rules(exam),
+        foul_policy=foul_policy(exam.foul_policy))
+
+
 def open_exams(trainee_id: int, kind: str | None = None) -> list[CertificationExam]:
     """Return a trainee's exams not yet finished, oldest first."""
     query = select(CertificationExam).where(
@@ -177,18 +193,13 @@ def start_exam(exam_id: int, trainee_id: int) -> int:
     if claimed != 1:
         raise ExamError(N_("This exam has already been started; it can be taken once."))
     db.session.refresh(exam)
-    settings = dataclasses.replace(
-        drill_service.DrillSettings.for_user(trainee_id),
-        house_way=exam.house_way, profile=exam.profile, group_id=exam.group_id,
-        # The rules at scheduling (None on exams scheduled before they were kept: pinned now).
-        house_way_digest=exam.house_way_digest,
-        # The table rules at scheduling, whatever the profile holds now.
-        table=exam_rules(exam),
-    )
-    if exam.foul_policy is not None:
-        settings = dataclasses.replace(settings, foul_policy=foul_policy(exam.foul_policy))
+    settings = drill_service.settings_for(trainee_id)
+    try:
+        context = exam_context(exam, settings)
+    except (house_ways.WayError, HouseWayError, ValueError) as error:
+        raise drill_service.DrillError(str(error)) from None
     session_id = drill_service.start_session(
-        trainee_id, exam.kind, "exam", settings,
+        trainee_id, exam.kind, "exam", settings, context=context, group_id=exam.group_id,
         length=exam.length, time_limit_s=max(1, exam.time_limit_ms // 1000),
     )
     exam.session_id = session_id
@@ -247,3 +258,5 @@ def _judge(exam: CertificationExam, finished_at: datetime) -> None:
         exam.right = figures.right
         exam.median_ms = None if figures.median_ms is None else round(figures.median_ms)
     exam.passed = bool(figures and answered >= exam.length and criterion.passes(figures))
+    # Its answers are seen now: the trainee's memories review them (issue 30).
+    learning_memory.exam_ended(exam.trainee_id, exam.kind)

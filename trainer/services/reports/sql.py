@@ -351,7 +351,7 @@ def rule_figures(
 
 
 # A round's banker step records the house-way family as its rule id ("round.banker.<family>",
-# engine/drills/round_drill.py ``rule_of``) and the way's deciding rule in its answer key
+# engine/drills/kinds/round/kind.py ``rule_of``) and the way's deciding rule in its answer key
 # (``HouseWaySetting.as_dict``: "rule"); every other answer on a house-way rule records the
 # way's rule id itself (a ``.fallback`` id when the rule's own split would foul).
 BANKER_STEP_RULES = "round.banker.%"

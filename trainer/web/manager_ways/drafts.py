@@ -17,7 +17,7 @@ from flask_login import current_user
 from trainer.engine.house_way import editing, explanations
 from trainer.extensions import db
 from trainer.services import house_ways as catalogue
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_words import (
     path_words,
 )
@@ -61,7 +61,7 @@ def errors_by_path(errors: Sequence[Any]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for e in errors:
         said = getattr(e, "sentence", getattr(e, "message", e))
-        words = say(said)
+        words = message_words(said)
         if getattr(said, "template", None) == explanations.NAMED:
             words = Placed(words)
         out.append((str(getattr(e, "path", "") or ""), words))
@@ -78,7 +78,7 @@ def placed(path: str, message: str, data: Mapping[str, Any]) -> str:
 def repair_list(data: Mapping[str, Any]) -> list[str]:
     """Return, in the manager's language, each explanation of a stored draft or version
     that cannot be used (issue 24): which rule, which language, why."""
-    return [say(e.sentence) for e in editing.explanation_problems(data)]
+    return [message_words(e.sentence) for e in editing.explanation_problems(data)]
 
 
 def save_draft(row: Any, data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -99,7 +99,7 @@ def publish_refusal(row: Any) -> str | None:
     reader's language), or None."""
     refusal = catalogue.publish_refusal(row)
     if refusal is not None:
-        return say(refusal)
+        return message_words(refusal)
     newest = max(catalogue.versions(row.id), key=lambda v: int(v.number), default=None)
     if newest is not None and dict(newest.data or {}) == draft_data(row):
         return _("This draft is version %(n)s as published: change it before publishing again.",
@@ -116,7 +116,7 @@ def base_title(ref: str) -> str | None:
 
 def rule_or_404(data: Mapping[str, Any], s: int, r: int) -> Mapping[str, Any]:
     try:
-        section = data["sections"][s]
-        return section["rules"][r]
+        rule: Mapping[str, Any] = data["sections"][s]["rules"][r]
     except (KeyError, IndexError, TypeError):
         abort(404)
+    return rule

@@ -24,7 +24,7 @@ from trainer.extensions import db
 from trainer.models import User
 from trainer.services import house_ways as catalogue
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_forms import (
     RANK_GROUPS,
     DetailsForm,
@@ -150,7 +150,7 @@ def operate(row: Any, operation: Any, done: str) -> Response:
     except editing.EditError as error:
         errors = errors_by_path(error.errors)
     except (ValueError, IndexError, KeyError, TypeError) as error:
-        errors = [("", say(error))]
+        errors = [("", message_words(error))]
     else:
         errors = save_draft(row, new)
     if errors:

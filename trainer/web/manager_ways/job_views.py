@@ -16,7 +16,7 @@ from trainer.engine.profiles import profile_names
 from trainer.services import house_way_jobs, jobs
 from trainer.services import house_ways as catalogue
 from trainer.services import profiles as profile_service
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.names import profile_name
 from trainer.web.reference import way_label
 
@@ -33,7 +33,7 @@ def start_job(start: Callable[[], Any]) -> None:
     try:
         start()
     except jobs.JobRefused as refused:
-        flash(say(refused.message), "error")
+        flash(message_words(refused.message), "error")
 
 
 def check_key(data: Mapping[str, Any]) -> str:
@@ -58,7 +58,7 @@ def job_view(job: Any) -> dict[str, Any] | None:
     if state.stale or error == jobs.WORKER_STOPPED:
         error = _("The worker stopped before it finished.")
     elif state.said is not None:  # a kind's refusal, in the reader's language
-        error = say(state.said)
+        error = message_words(state.said)
     return {"id": job.id, "status": state.status, "percent": int(state.progress * 100),
             "message": stage_words(state.message or ""), "result": state.result, "error": error,
             "done": not state.active}

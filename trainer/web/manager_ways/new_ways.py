@@ -19,7 +19,7 @@ from trainer.engine.house_way import editing
 from trainer.extensions import db
 from trainer.services import house_ways as catalogue
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_forms import (
     CopyForm,
     ImportForm,
@@ -45,7 +45,7 @@ def _create(form: Any, slug: str, casino: str, base_ref: str | None,
             add_error(form, target, message)
     except ValueError as error:
         db.session.rollback()
-        add_error(form, "slug", say(error))
+        add_error(form, "slug", message_words(error))
     return None
 
 

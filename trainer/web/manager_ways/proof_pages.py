@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from trainer.engine.profiles import DEFAULT_PROFILE
 from trainer.services import house_way_jobs, jobs
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_forms import (
     DEALS_DEFAULT,
     DEALS_MAX,
@@ -128,7 +128,7 @@ def edge_way(way_id: int) -> str | Response:
                     data, reference, reference, profile, current_user.id, runner=job_runner(),
                     hands=deals, seed=SEED))
             except ValueError as error:
-                add_error(form, "deals", say(error))
+                add_error(form, "deals", message_words(error))
                 return render_template("manager/ways/edge.html", way=row, form=form, job=None,
                                        result=None, hands=hands,
                                        reference_title=dict(references).get(reference, ""))
@@ -174,7 +174,7 @@ def restart_job(job_id: int) -> Response:
     try:
         jobs.restart(job_id, current_user.id, runner=job_runner())
     except jobs.JobRefused as refused:
-        flash(say(refused.message), "error")
+        flash(message_words(refused.message), "error")
     except (LookupError, ValueError) as error:
         flash(str(error), "error")
     target = request.form.get("back") or ""

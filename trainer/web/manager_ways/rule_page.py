@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from trainer.engine.house_way import editing
 from trainer.engine.house_way import kinds as engine_kinds
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_forms import (
     ALTERNATIVES,
     RuleForm,
@@ -192,7 +192,7 @@ def _store(page: _RulePage, rule: dict[str, Any]
     except editing.EditError as error:
         return target, page.data, errors_by_path(error.errors)
     except (ValueError, IndexError) as error:
-        return target, page.data, [("", say(error))]
+        return target, page.data, [("", message_words(error))]
     return target, new, save_draft(page.row, new)
 
 
@@ -228,7 +228,7 @@ def _render(page: _RulePage) -> str:
         any_fields=any_fields, not_fields=not_fields,
         any_open=any(f.data for block in any_fields for f in block),
         not_open=any(f.data for f in not_fields),
-        pool_kinds=[k.name for k in editing.RULE_KINDS if getattr(k, "takes_pool", False)],
+        pool_kinds=[k.name for k in editing.RULE_KIND_INFO if getattr(k, "takes_pool", False)],
         section_condition=condition_words(section.get("when")))
 
 

@@ -22,7 +22,7 @@ from trainer.services import house_ways as catalogue
 from trainer.services import way_rollouts
 from trainer.web import languages, pdf_jobs
 from trainer.web.access import role_required
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.house_way_forms import (
     PublishForm,
     add_error,
@@ -58,7 +58,7 @@ def publish_way(way_id: int) -> str | Response:
         version = catalogue.publish(way_id, (form.note.data or "").strip(), current_user.id)
     except catalogue.PublishRefused as refused:
         db.session.rollback()
-        add_error(form, "note", say(getattr(refused, "reason", refused)))
+        add_error(form, "note", message_words(getattr(refused, "reason", refused)))
         return render_editor(row, publish=form)
     number = getattr(version, "number", None)
     if number:  # its printed sheets, made now by a worker in the groups' languages (issue 25)
@@ -117,7 +117,7 @@ def roll_out(way_id: int, number: int) -> str | Response:
         else:
             abort(400)
     except catalogue.WayError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(back)
     chosen = [g for g in chosen if g.house_way != version.ref]
     if not chosen:
@@ -132,7 +132,7 @@ def roll_out(way_id: int, number: int) -> str | Response:
         changed = way_rollouts.roll_out(row.id, number, [g.id for g in chosen], current_user.id)
     except catalogue.WayError as error:
         db.session.rollback()
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(back)
     for group_id in changed:  # their printed sheets, made by a job worker (issue 25)
         group = db.session.get(Group, group_id)

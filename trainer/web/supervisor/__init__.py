@@ -10,6 +10,7 @@ from trainer.web.supervisor import (  # noqa: F401  (attach the routes)
     class_rules,
     exports,
     groups,
+    learning,
     settings,
     trainees,
 )

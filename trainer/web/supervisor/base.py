@@ -19,9 +19,9 @@ from trainer.web import drill_kinds as drill_kinds_registry
 from trainer.web import time_zones
 from trainer.web.access import get_owned_or_404
 from trainer.web.data_words import profile_description
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.forms import GroupForm
-from trainer.web.names import house_way_title, profile_name, words_of
+from trainer.web.names import house_way_title, profile_name, slug_words
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
@@ -47,6 +47,7 @@ MANAGER_PAGES = frozenset({
     "supervisor.groups", "supervisor.show_group", "supervisor.export_attempts",
     "supervisor.export_summary", "supervisor.show_trainee", "supervisor.trainee_report",
     "supervisor.replay_attempt", "supervisor.group_rules",
+    "supervisor.group_knowledge",  # the class heat map (issue 30)
 })
 # Who sees every group (a supervisor sees their own).
 SEES_EVERY_GROUP = (Role.MANAGER, Role.ADMIN)
@@ -104,7 +105,7 @@ def check_house_way(form: GroupForm, current: str | None = None) -> bool:
     try:
         house_way_catalogue.check_choice(chosen)
     except house_way_catalogue.WayError as error:
-        form.house_way.errors = [*form.house_way.errors, say(error)]
+        form.house_way.errors = [*form.house_way.errors, message_words(error)]
         return False
     return True
 
@@ -148,7 +149,7 @@ def group_form(group: Group | None = None) -> GroupForm:
     if group is not None:
         # Keep a setting the engine no longer ships selectable, not silently changed.
         if group.house_way not in {name for name, _label in house_ways}:
-            house_ways.append((group.house_way, words_of(group.house_way)))
+            house_ways.append((group.house_way, slug_words(group.house_way)))
         # A withdrawn profile stays the group's until a supervisor changes it.
         if group.profile not in {name for name, _label in profile_list}:
             profile_list.append((group.profile, str(_l("%(title)s (withdrawn: kept for this group)",

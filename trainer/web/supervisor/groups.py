@@ -20,7 +20,7 @@ from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
 from trainer.web import charts
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.filters import percent
 from trainer.web.forms import add_error
 from trainer.web.supervisor.base import (
@@ -54,7 +54,7 @@ def new_group() -> str | Response:
             settings = GroupSettings(house_way=form.house_way.data, profile=form.profile.data)
             settings.check_profile_choice()
         except ValueError as error:
-            form.profile.errors = [*form.profile.errors, say(error)]
+            form.profile.errors = [*form.profile.errors, message_words(error)]
             settings = None
     if settings is not None:
         supervisor = db.session.get_one(User, current_user.id)
@@ -62,15 +62,12 @@ def new_group() -> str | Response:
             group = group_service.create(Actor.account(current_user), name=form.name.data or "",
                                          supervisor=supervisor, settings=settings)
         except group_service.GroupError as error:
-            add_error(form.name, say(error))
+            add_error(form.name, message_words(error))
         else:
             db.session.commit()
             flash(_("Group %(name)s created.", name=group.name), "success")
             return redirect(url_for("supervisor.show_group", group_id=group.id))
     return render_template("supervisor/group_form.html", form=form, group=None)
-
-
-SORT_KEYS = ("name", "readiness", "last", "attempts", "accuracy")
 
 
 def _sort_rows(rows: list[reports.TraineeRow], key: str, descending: bool) -> list[reports.TraineeRow]:

@@ -32,7 +32,7 @@ from trainer.services.group_settings import (
 )
 from trainer.web import pdf_jobs
 from trainer.web.change_history import history_rows
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.forms import GroupForm, add_error
 from trainer.web.languages import language, number
 from trainer.web.money_input import DECIMAL
@@ -171,7 +171,7 @@ def _settings_from(form: Any, group: Group) -> GroupSettings | None:
         # A new profile must be on offer; the group's own stays even if withdrawn.
         settings.check_profile_choice(group.profile)
     except ValueError as error:
-        form.profile.errors = [*form.profile.errors, say(error)]
+        form.profile.errors = [*form.profile.errors, message_words(error)]
         return None
     return settings
 
@@ -183,7 +183,7 @@ def _save(form: Any, group: Group, settings: GroupSettings) -> Response | None:
         changed = groups.change(Actor.account(current_user), group, name=form.name.data or "",
                                 settings=settings)
     except groups.GroupError as error:
-        add_error(form.name, say(error))
+        add_error(form.name, message_words(error))
         return None
     if changed:
         db.session.commit()

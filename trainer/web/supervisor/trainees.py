@@ -20,7 +20,7 @@ from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
 from trainer.web import charts
-from trainer.web.engine_words import say
+from trainer.web.engine_words import message_words
 from trainer.web.filters import drill_title, percent
 from trainer.web.forms import (
     NewAccountForm,
@@ -41,6 +41,7 @@ from trainer.web.supervisor.base import (
     get_trainee_or_404,
     request_period,
 )
+from trainer.web.supervisor.learning import trainee_outlook
 
 
 @bp.route("/trainees/new", methods=["GET", "POST"])
@@ -75,9 +76,9 @@ def account_from_form(form: NewAccountForm, role: str, group: Group | None = Non
     except PasswordRefused as refused:
         add_error(form.password, password_words(refused.problem))
     except accounts.NameRefused as error:
-        add_error(form.name, say(error))
+        add_error(form.name, message_words(error))
     except accounts.AccountError as error:  # the login: taken or not of its form
-        add_error(form.login, say(error))
+        add_error(form.login, message_words(error))
     return None
 
 
@@ -136,6 +137,8 @@ def show_trainee(user_id: int) -> str:
         recent=recent_attempts(trainee.id, include_sealed=True),
         unanswered=report_queries.unanswered_practice([trainee.id], period.since(utcnow())).get(
             trainee.id, 0),
+        # The forecast per drill and the weakest rules (issue 30, supervisor/learning.py).
+        learning=trainee_outlook(trainee.id),
     )
 
 
@@ -166,7 +169,7 @@ def schedule_exam(user_id: int) -> Response:
             trainee.group.id, trainee.id, request.form.get("kind", ""), current_user.id
         )
     except certification.ExamError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
     else:
         flash(_("Exam scheduled for %(name)s; it shows on their home page.", name=trainee.name),
               "success")
@@ -231,7 +234,7 @@ def set_trainee_active(user_id: int) -> Response:
     try:
         accounts.set_active(accounts.Actor.account(current_user), trainee, wanted == "1")
     except accounts.AccountError as error:
-        flash(say(error), "error")
+        flash(message_words(error), "error")
         return redirect(url_for("supervisor.show_trainee", user_id=trainee.id))
     db.session.commit()
     flash(_("%(name)s is now active.", name=trainee.name) if trainee.active

@@ -19,7 +19,7 @@ names from here):
   ``set_field``, ``set_rank_groups``), pure: each returns a new mapping, and a bad
   index is a ``ValueError`` with a sentence; ``new_rule_id`` names a rule added by form;
   ``preset_data(name)``: a preset's mapping, for "copy and edit";
-* ``form``: ``RULE_KINDS`` and ``CONDITION_FIELDS`` (with ``pair_group_choices(data)``):
+* ``form``: ``RULE_KIND_INFO`` and ``CONDITION_FIELDS`` (with ``pair_group_choices(data)``):
   what the rule form offers, in words;
 * ``explanation_checks``: ``explanation_problems`` and ``repair_explanations`` (issue 24).
 """
@@ -40,12 +40,12 @@ from .drafts import (
 )
 from .errors import EditError, FieldError
 from .explanation_checks import explanation_problems, repair_explanations
-from .form import CONDITION_FIELDS, RULE_KINDS, ConditionField, KindInfo, pair_group_choices
+from .form import CONDITION_FIELDS, RULE_KIND_INFO, ConditionField, KindInfo, pair_group_choices
 from .toml_file import from_toml, to_toml
 from .validation import build, validate
 
 __all__ = [
-    "CONDITION_FIELDS", "RULE_KINDS", "ConditionField", "EditError", "FieldError",
+    "CONDITION_FIELDS", "RULE_KIND_INFO", "ConditionField", "EditError", "FieldError",
     "KindInfo", "add_section", "build", "delete_rule", "delete_section",
     "explanation_problems", "from_toml", "insert_rule", "move_rule", "move_section",
     "new_rule_id", "pair_group_choices", "preset_data", "repair_explanations", "replace_rule",

@@ -241,7 +241,7 @@ def set_rank_groups(data: Mapping[str, Any], groups: Mapping[str, str]) -> dict[
 
 def new_rule_id(data: Mapping[str, Any], kind: str) -> str:
     """Return an id for a rule added by form: ``<kind>.custom-<n>``, unused on the sheet."""
-    if not isinstance(kind, str) or kind not in K.KINDS:
+    if not isinstance(kind, str) or kind not in K.RULE_KINDS:
         raise ValueError(f"'{kind}' is not a rule kind.")
     used = {r.get("id") for s in (data.get("sections") or []) if isinstance(s, Mapping)
             for r in (s.get("rules") or []) if isinstance(r, Mapping)}

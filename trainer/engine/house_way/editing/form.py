@@ -1,6 +1,6 @@
 """What the rule form offers, in words: the rule kinds, the condition fields, the labels.
 
-``RULE_KINDS`` (``KindInfo``: the hands a kind sets, where its cards go) and
+``RULE_KIND_INFO`` (``KindInfo``: the hands a kind sets, where its cards go) and
 ``CONDITION_FIELDS`` (``ConditionField``: the input each condition needs), with
 ``pair_group_choices(data)`` for a way's rank groups; the shape and hold labels the
 problems quote.
@@ -84,9 +84,9 @@ def _kind_label(kind: K.Kind) -> str:
     return f"{shape[0].upper()}{shape[1:]}: {kind.front_text} in front"
 
 
-RULE_KINDS: list[KindInfo] = [
+RULE_KIND_INFO: list[KindInfo] = [
     KindInfo(k.name, tuple(s for s in K.SHAPES if s in k.shapes), k.front_text, k.back_text,
-             k.front is None, _kind_label(k)) for k in K.KINDS.values()]
+             k.front is None, _kind_label(k)) for k in K.RULE_KINDS.values()]
 
 _SHAPE_CHOICES = tuple((s, SHAPE_LABELS[s]) for s in K.SHAPES)
 _YES_NO = (("true", "yes"), ("false", "no"))

@@ -267,7 +267,7 @@ def _check_rule_id(rule: Mapping[str, Any], path: str, errors: Errors,
         errors.add(f"{path}.id", Message(N_("This rule has no valid id (the trainer makes one "
                                             "when a rule is added): add the rule again.")))
     else:
-        kind = K.KINDS.get(K.kind_of(rid))
+        kind = K.RULE_KINDS.get(K.kind_of(rid))
         if kind is None:
             errors.add(f"{path}.id", Message(N_("'%(kind)s' is not a rule kind: choose one of "
                                                 "the kinds the trainer knows."),

@@ -1,0 +1,177 @@
+// The instructor's projector page (issue 31): ask for the class's state every poll_ms with
+// the last change token (If-None-Match; 304 while nothing changed), draw the hand and the
+// panel the server rendered, and drive the class: deal, lock, reveal, next, timer (each a
+// POST with the CSRF header, answered with the new state), names hidden for the room.
+// The keys are the buttons' data-key (lib.js presses them). Words come from the page.
+(function () {
+  "use strict";
+
+  var root = document.getElementById("projector");
+  if (!root) {
+    return;
+  }
+  var handBox = document.getElementById("projector-hand");
+  var panelBody = document.getElementById("panel-body");
+  var errorBox = document.getElementById("class-error");
+  var countdown = document.getElementById("countdown");
+  var drive = document.getElementById("drive");
+  var kindSelect = document.getElementById("drive-kind");
+  var howSelect = document.getElementById("drive-how");
+  var timerSelect = document.getElementById("drive-timer");
+  var namesButton = drive.querySelector('[data-act="names"]');
+  var format = window.PaiGow.format;
+  var post = window.PaiGow.post;
+  var NAMES_KEY = "paigow.classNamesHidden";
+
+  var state = { token: null, pollMs: 750, number: null, handState: null, remaining: null,
+                timer: null, deadline: null, busy: false };
+
+  function showError(message) {
+    errorBox.textContent = message || "";
+    errorBox.hidden = !message;
+  }
+
+  // --- names hidden for the room --------------------------------------------
+
+  function applyNames(hidden) {
+    root.classList.toggle("names-hidden", hidden);
+    namesButton.setAttribute("aria-pressed", hidden ? "true" : "false");
+  }
+  applyNames(window.localStorage && localStorage.getItem(NAMES_KEY) === "yes");
+
+  // --- the drive form: which rule select and typed form go with the kind ------
+
+  function fitDrive() {
+    var kind = kindSelect.value;
+    var how = howSelect.value;
+    var typedForm = drive.querySelector('[data-typed][data-for-kind="' + kind.replace(/["\\]/g, "") + '"]');
+    howSelect.querySelector('option[value="typed"]').disabled = !typedForm;
+    if (how === "typed" && !typedForm) { howSelect.value = how = "random"; }
+    drive.querySelectorAll("[data-for-kind]").forEach(function (el) {
+      var mine = el.dataset.forKind === kind;
+      el.hidden = !(mine && ((how === "rule" && el.classList.contains("drive-rule")) ||
+                             (how === "typed" && el.hasAttribute("data-typed"))));
+    });
+  }
+  kindSelect.addEventListener("change", fitDrive);
+  howSelect.addEventListener("change", fitDrive);
+  // A choice made, the keys work again (lib.js leaves a focused select alone).
+  drive.querySelectorAll("select").forEach(function (select) {
+    select.addEventListener("change", function () { select.blur(); });
+  });
+  fitDrive();
+
+  function order() {
+    var kind = kindSelect.value;
+    var how = howSelect.value;
+    var body = { kind: kind, how: how, timer_s: Number(timerSelect.value) || 0 };
+    if (how === "rule") {
+      body.rule = drive.querySelector('.drive-rule[data-for-kind="' + kind.replace(/["\\]/g, "") + '"] select').value;
+    }
+    if (how === "typed") {
+      body.typed = {};
+      drive.querySelectorAll('[data-typed][data-for-kind="' + kind.replace(/["\\]/g, "") + '"] input[name]')
+        .forEach(function (input) { body.typed[input.name] = input.value; });
+    }
+    return body;
+  }
+
+  // --- the countdown (display only: the server locks at zero) ----------------
+
+  function tick() {
+    var left = Math.max(0, state.deadline - Date.now());
+    countdown.textContent = left > 0 ? format(root.dataset.textSeconds, { seconds: Math.ceil(left / 1000) })
+      : root.dataset.textTimeUp;
+    countdown.classList.toggle("countdown-low", left <= 5000);
+  }
+
+  function clock(remainingMs) {
+    state.remaining = remainingMs;
+    if (remainingMs === null || remainingMs === undefined) {
+      if (state.timer) { clearInterval(state.timer); state.timer = null; }
+      countdown.hidden = true;
+      return;
+    }
+    state.deadline = Date.now() + remainingMs;
+    countdown.hidden = false;
+    if (!state.timer) { state.timer = setInterval(tick, 200); }
+    tick();
+  }
+
+  // --- drawing ------------------------------------------------------------------
+
+  function draw(data) {
+    state.token = data.token;
+    state.pollMs = data.poll_ms || state.pollMs;
+    if (data.number !== state.number || data.hand_state !== state.handState) {
+      handBox.innerHTML = data.hand_html;
+    }
+    state.number = data.number;
+    state.handState = data.hand_state;
+    panelBody.innerHTML = data.panel_html;
+    clock(data.hand_state === "open" ? data.remaining_ms : null);
+  }
+
+  function act(url, body) {
+    if (state.busy) { return; }
+    state.busy = true;
+    showError("");
+    post(url, body || {}).then(function (reply) {
+      state.busy = false;
+      if (!reply.ok) {
+        showError(reply.data.message || root.dataset.textError);
+        return;
+      }
+      draw(reply.data);
+    }).catch(function () {
+      state.busy = false;
+      showError(root.dataset.textError);
+    });
+  }
+
+  drive.addEventListener("submit", function (event) {
+    event.preventDefault();
+    act(root.dataset.dealUrl, order());
+  });
+  drive.querySelectorAll("button[data-act]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var what = button.dataset.act;
+      if (what === "lock") { act(root.dataset.lockUrl); }
+      else if (what === "reveal") { act(root.dataset.revealUrl); }
+      else if (what === "next") { act(root.dataset.nextUrl); }
+      else if (what === "timer") {
+        // A running timer stops; else it starts with the chosen time (30 s when none is).
+        var chosen = Number(timerSelect.value) ||
+          Number(timerSelect.querySelector("[data-default]").value);
+        act(root.dataset.timerUrl, { seconds: state.remaining === null || state.remaining === undefined ? chosen : 0 });
+      } else if (what === "names") {
+        var hidden = !root.classList.contains("names-hidden");
+        applyNames(hidden);
+        try { localStorage.setItem(NAMES_KEY, hidden ? "yes" : "no"); } catch (e) { /* private mode */ }
+      }
+    });
+  });
+
+  // --- the poll -------------------------------------------------------------------
+
+  function poll() {
+    var headers = { "Accept": "application/json" };
+    if (state.token) { headers["If-None-Match"] = '"' + state.token + '"'; }
+    fetch(root.dataset.liveUrl, { credentials: "same-origin", cache: "no-store", headers: headers })
+      .then(function (response) {
+        if (response.status === 304) { return null; }
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          if (!response.ok) {
+            showError(data.message || root.dataset.textError);
+            return null;
+          }
+          if (!state.busy) { draw(data); }
+          return null;
+        });
+      })
+      .catch(function () { showError(root.dataset.textError); })
+      .then(function () { setTimeout(poll, state.pollMs); });
+  }
+
+  poll();
+})();
