@@ -388,6 +388,18 @@ def pct(values: list[float], p: float) -> float:
     return values[k] * 1000
 
 
+def stop(process: subprocess.Popen) -> None:
+    """Stop a process this bench started: SIGTERM, and SIGKILL if it has not ended in 30 s."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def run_once(args: argparse.Namespace, trainees: int) -> dict:
     """Run the load test for one class size on a fresh database; return its figures."""
     tmp = Path(tempfile.mkdtemp(prefix="paigow-load-"))
@@ -414,10 +426,15 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
                                          "long", *nice], env=worker_env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         start_new_session=True) for _ in range(2)]
-        for _ in range(600):
-            if [st for _, st, _ in job_states(env)] == ["running", "running"]:
-                break
-            time.sleep(0.5)
+        try:
+            for _ in range(600):
+                if [st for _, st, _ in job_states(env)] == ["running", "running"]:
+                    break
+                time.sleep(0.5)
+        except BaseException:  # interrupted before the run: no worker left behind
+            for worker in job_workers:
+                stop(worker)
+            raise
     port = free_port()
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "-c", "python:trainer.cli.gunicorn_conf",
@@ -469,8 +486,7 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
         memory = worker_memory_mb(server.pid)
         workers_now = children(server.pid)
         jobs_after = job_states(env) if args.with_jobs else []
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
+        stop(server)
         jobs_ran: list[tuple[str, str, int, float]] = []
         if args.with_jobs and args.wait_jobs:  # the jobs to their end, the trainees gone
             deadline = time.monotonic() + args.wait_jobs
@@ -480,17 +496,8 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
                     break
                 time.sleep(2)
     finally:
-        if server.poll() is None:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
-        for worker in job_workers:
-            worker.send_signal(signal.SIGTERM)
-        for worker in job_workers:
-            try:
-                worker.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait()
+        for process in (server, *job_workers):
+            stop(process)
 
     question = [v for s in results for v in s["question"]]
     first = [v for s in results for v in s["first_question"]]

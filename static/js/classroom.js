@@ -192,6 +192,12 @@
       return;
     }
     if (hand.number !== state.number) {
+      if (typeof hand.html !== "string") {
+        // The server left the drawing out (the token said this page held the hand): ask
+        // again without a token for the whole hand.
+        state.token = null;
+        return;
+      }
       state.number = hand.number;
       questionBox.innerHTML = hand.html;
       resultBox.innerHTML = "";

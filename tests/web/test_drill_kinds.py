@@ -105,8 +105,6 @@ NOT_THE_DRILL = (
                 "its rule ids (bonus.<table>.<line>)"),
     NotTheDrill("trainer/engine/side_bets/tables/", "bonus",
                 "a pay table's kind, `kind = \"bonus\"` (the side bet, not the drill)"),
-    NotTheDrill("trainer/engine/drills/side_bet_parts.py", "bonus",
-                "the Bonus side bet's part of a seat's answer key and results (stored JSON)"),
     NotTheDrill("trainer/services/table.py", "bonus",
                 "the player's game: a hand's side-bet result (the Bonus bet)"),
     NotTheDrill("trainer/engine/drills/kinds/round/", "action",

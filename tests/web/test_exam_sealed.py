@@ -145,6 +145,7 @@ def _route_args(exam: RunningExam, trainee: Any, group: int) -> dict[str, list[A
         "way_id": [1], "job_id": [1], "number": [1], "rule": [1], "section": [1],
         "ref": ["trump-plaza"],
         "assignment_id": [1],  # a supervisor's assignment (issue 30): refused to a trainee
+        "class_id": [1],  # a live class (issue 31): none runs, and an exam's trainee is refused
     }
 
 

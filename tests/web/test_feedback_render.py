@@ -29,7 +29,9 @@ from web.test_feedback_words import issued, post, start
 from web.wrong_answers import wrong_answer
 
 # drills/_feedback.html as it was before the cut.
+# Issue 30 added "Practise this rule" after a practice answer to both (the same lines).
 OLD_FEEDBACK = """{% from "drills/_answers.html" import right_answer, feedback_parts %}
+{% from "learning/_macros.html" import practise_rule %}
 {% from "drills/_verdict.html" import verdict %}
 {#- What the trainee sees the moment they answer: the verdict in words (what they answered,
     what was right and why, each part of a multi-part answer; drills/_verdict.html), the
@@ -46,7 +48,12 @@ OLD_FEEDBACK = """{% from "drills/_answers.html" import right_answer, feedback_p
   <dt>{{ _("How it is worked out") }}</dt><dd class="explanation">{{ worked_out_words(
       grade, fb, result.grade.explanation) }}</dd>
 </dl>
-{{ feedback_parts(kind, grade) }}"""
+{{ feedback_parts(kind, grade) }}
+{#- After a practice answer: "Practise this rule", a new practice session of only this rule's
+    hands (issue 30, web/learning.py). Not in a timed session, an exam or a live class. -#}
+{% if result.mode is defined and result.mode == "practice" and grade.rule_id %}
+<div class="feedback-practise">{{ practise_rule(grade.rule_id, grade.rule_id|rule_name(fb.house_way if fb else none), kind) }}</div>
+{% endif %}"""  # noqa: E501  (the partial's own line)
 
 
 @pytest.mark.parametrize("kind", tuple(DRILLS))

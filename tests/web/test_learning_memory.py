@@ -144,3 +144,39 @@ def test_a_question_the_server_records_as_timed_out_is_reviewed_before_memories_
     assert _without_id(stored(trainee.id)) == library_run(trainee.id)
     [seen] = [s for s in knowledge.skills if s.seen]
     assert seen.skill == rule and seen.lapses == 1
+
+
+def test_two_requests_reviewing_one_skill_at_once_lose_no_review(
+        app: Flask, ctx: None, trainee: Any) -> None:
+    """The second write finds the row changed since it read it: it reads and reviews again."""
+    from trainer.engine.learning.memory import Grade
+    key = SkillKey("action", "action.count")
+    when = clock_start = Clock().now
+    first = records.review_one(trainee.id, None, key, Grade.GOOD, when)
+    stale = first                                   # what both requests read
+    records.review_one(trainee.id, stale, key, Grade.AGAIN, when + timedelta(minutes=1))
+    late = records.review_one(trainee.id, stale, key, Grade.GOOD, when + timedelta(minutes=2))
+    db.session.commit()
+    kept = records.memory_of(trainee.id, key)
+    assert kept == late and kept.reviews == 3 and kept.lapses == 1
+    assert records.review_one(trainee.id, None, key, Grade.EASY, clock_start).reviews == 4
+
+
+def test_the_rating_time_is_the_criterion_time_else_the_groups_median(
+        app: Flask, ctx: None, clock: Clock, trainee: Any, make_user: Any, group: int) -> None:
+    from trainer.services.learning import rating
+    rating.forget()
+    house = drill_service.start_session(trainee.id, "house-way", "practice")
+    assert db.session.get(DrillSession, house).rating_time_ms == 8000   # its criterion's 8 s
+    # The action drill has no criterion (nor a time); no answers in the group yet: none (Good).
+    first = drill_service.start_session(trainee.id, "action", "practice")
+    assert db.session.get(DrillSession, first).rating_time_ms is None
+    other = make_user(group_id=group)
+    rng = random.Random(2)
+    for user_id, seconds in ((trainee.id, 11), (other.id, 21)):
+        session_id = drill_service.start_session(user_id, "action", "practice", length=11)
+        play(user_id, session_id, clock, lambda rule, p: True, seconds=seconds, rng=rng)
+    assert db.session.get(DrillSession, first).rating_time_ms is None   # kept from its start
+    rating.forget()
+    later = drill_service.start_session(trainee.id, "action", "practice")
+    assert db.session.get(DrillSession, later).rating_time_ms == 16_000  # the median of 22

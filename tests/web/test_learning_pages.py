@@ -35,6 +35,7 @@ from trainer.models import (
 )
 from trainer.services import drills as drill_service
 from trainer.services import learning
+from trainer.services.certification import exams as certification
 from trainer.services.group_settings import GroupSettings
 from trainer.web.names import family_name
 from web.helpers import csrf_token, login, post_form
@@ -210,6 +211,33 @@ def test_practise_what_i_need_starts_targeted_practice(
         row = db.session.get(DrillSession, session_id)
         assert row is not None and (row.dealt, row.mode, row.user_id) == (
             "targeted", "practice", trainee.id)
+
+
+def test_during_a_running_exam_the_home_shows_nothing_that_changed_with_its_answers(
+        app: Flask, client: FlaskClient, trainee: Any, supervisor: Any,
+        short_sessions: int) -> None:
+    login(client, trainee)
+    practised(app, client, trainee)
+
+    def shown() -> tuple[str, str]:
+        panel = section(client.get("/").get_data(as_text=True), "what-i-know")
+        table = panel[panel.index('<table class="table known-table"'):panel.index("</table>")]
+        return visible(table), visible(panel[:panel.index("</details>")])
+
+    before = shown()
+    with app.app_context():
+        exam_id = certification.schedule_exam(short_sessions, trainee.id, HOUSE_WAY,
+                                              supervisor.id)
+    exam_session = session_of(post_form(client, f"/exams/{exam_id}/start"))
+    replies = play(app, client, exam_session, 6, right=lambda p: p % 2 == 0)
+    assert len(replies) == 6 and all(r["status"] == "recorded" for r in replies)
+    page = client.get("/").get_data(as_text=True)
+    assert shown() == before
+    # Nothing more is shown, and nothing starts practice while the exam runs.
+    assert 'id="practise-what-i-need"' not in page and practise_forms(page) == []
+    assert post_form(client, "/learning/practise", {"rule": "one-pair.standard"}).status_code \
+        == 423
+    assert post_form(client, f"/learning/{HOUSE_WAY}/targeted").status_code == 423
 
 
 # --- "Practise this rule" -------------------------------------------------------------------

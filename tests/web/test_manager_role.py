@@ -124,11 +124,14 @@ def test_every_supervisor_form_and_post_refuses_a_manager_and_changes_nothing(
         app, client, manager, two_groups):
     day, _night = two_groups["groups"]
     ann, _bob = two_groups["trainees"]
-    ids = {"group_id": day, "user_id": ann.id, "attempt_id": two_groups["attempts"][0]}
+    ids = {"group_id": day, "user_id": ann.id, "attempt_id": two_groups["attempts"][0],
+           "assignment_id": 1}
     # What a supervisor would send: valid enough that only the role gate can refuse it.
     data = {"name": "Renamed", "house_way": "foxwoods", "profile": "nevada", "kind": "house-way",
             "active": "0", "confirm": "1", "password": PASSWORD, "login": "newbie",
-            "group_id": str(day)}
+            "group_id": str(day),
+            # An assignment (issue 30): a family of the drill, to the whole group.
+            "drill": "house-way", "who": "group", "target": "family:quads"}
     before = _state(app)
     login(client, manager)
     token = csrf_token(client, "/")

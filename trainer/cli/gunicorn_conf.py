@@ -5,8 +5,11 @@ worker when the master exits, however it exits (``kill -9`` included). Without i
 worker whose master was killed kept serving for about 20 s (until gunicorn's own
 parent check) and held the port, so a restart right after failed to bind. No
 ``SO_REUSEPORT`` (``reuse_port`` stays False): a second server never shares the
-port with orphans. Other settings (``-w``, ``-b``, ``--preload``) come from the
-command line or ``GUNICORN_CMD_ARGS`` as usual (docs/deployment.md).
+port with orphans. ``when_ready`` (under ``--preload``, in the master) or
+``post_worker_init`` (without it, in each worker) builds the dealing-by-rule indexes of the
+house-way presets before any request (``engine/house_way/dealing.warm``). Other settings
+(``-w``, ``-b``, ``--preload``) come from the command line or ``GUNICORN_CMD_ARGS`` as usual
+(docs/deployment.md).
 """
 from __future__ import annotations
 
@@ -20,3 +23,24 @@ reuse_port = False
 def post_fork(server: Any, worker: Any) -> None:
     """In the new web worker: die with the master (``server.pid``)."""
     die_with_parent(parent=server.pid)
+
+
+def when_ready(server: Any) -> None:
+    """In the master, the app loaded (``--preload``): build the dealing indexes now, once,
+    so the workers share them and no request builds one (a class's first hand for a rule)."""
+    if server.cfg.preload_app:
+        warm_dealing()
+
+
+def post_worker_init(worker: Any) -> None:
+    """In a worker that loaded the app itself (no ``--preload``): the same, before it serves."""
+    if not worker.cfg.preload_app:
+        warm_dealing()
+
+
+def warm_dealing() -> None:
+    """Build the dealing-by-rule index of every preset house way's class tables."""
+    from trainer.engine.house_way import load, preset_names
+    from trainer.engine.house_way.dealing import warm
+
+    warm(load(name) for name in preset_names())

@@ -50,6 +50,8 @@ ACTIONS = {
     "profile.withdraw": _l("Table rules withdrawn from supervisors"),
     "house_way.create": _l("House way created"),
     "house_way.publish": _l("House way version published"),
+    "learning.assign": _l("Practice assigned"),
+    "learning.unassign": _l("Practice assignment ended"),
 }
 TARGETS = {"user": _l("Account"), "group": _l("Group"), "exam": _l("Exam"),
            "installation": _l("Installation"), "profile": _l("Table rules"),
@@ -77,6 +79,9 @@ LABELS = {
     "active": _l("Active"),
     "address": _l("Address"),
     "kind": _l("Drill"),
+    # A supervisor's practice assignment (learning.assign): a rule or a rule family.
+    "rule": _l("Rule"),
+    "family": _l("Rule family"),
     "time_limit_ms": _l("Seconds per question"),
     "criteria": _l("To pass"),
     "time_zone": _l("Time zone"),
@@ -226,6 +231,10 @@ def value_words(key: str | None, value: Any) -> str:
         return names.slug_words(value)
     if key == "kind":
         return names.kind_name(value)
+    if key == "rule":
+        return names.rule_name(value)
+    if key == "family":
+        return names.family_name(value)
     if key == "role" and value in ROLES:
         return str(ROLES[value])
     if key == "foul_policy" and value in FOUL_POLICIES:

@@ -10,9 +10,10 @@ sentence in the reader's words, and changes nothing.
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
+from typing import Any, cast
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -22,8 +23,8 @@ from trainer.models import Group, LiveClass, Role, utcnow
 from trainer.services import classroom
 from trainer.services.certification.sealing import exam_in_progress
 from trainer.services.classroom import ClassError, DealOrder
+from trainer.web import class_poll, languages, money_input
 from trainer.web import classroom_parts as parts
-from trainer.web import languages, money_input
 from trainer.web.access import get_owned_or_404, role_required
 from trainer.web.csv_export import csv_response
 from trainer.web.engine_words import message_words
@@ -31,6 +32,13 @@ from trainer.web.filters import drill_title
 from trainer.web.names import rule_name
 
 bp = Blueprint("classroom", __name__, url_prefix="/class")
+
+
+@bp.record_once
+def _install_quiet_poll(state: BlueprintSetupState) -> None:
+    """Answer a trainee's unchanged poll 304 before Flask (web/class_poll.py)."""
+    class_poll.install(cast(Flask, state.app))
+
 
 INSTRUCTORS = (Role.SUPERVISOR, Role.MANAGER, Role.ADMIN)
 RUNS_EVERY_GROUP = (Role.MANAGER, Role.ADMIN)
@@ -308,8 +316,9 @@ def state(class_id: int) -> tuple[Response, int] | Response:
         classroom.admit(row, current_user.id)
     except ClassError as error:
         return _refused(error)
-    view = classroom.trainee_view(row, current_user.id, now)
-    return _conditional(lambda: parts.trainee_json(view, token), token)
+    held = classroom.held_number(row.class_id, request.if_none_match.as_set())
+    view = classroom.trainee_view(row, current_user.id, now, held)
+    return _conditional(lambda: parts.trainee_json(view, token, held), token)
 
 
 @bp.route("/<id:class_id>/answer", methods=["POST"])

@@ -13,6 +13,8 @@ the reader's format). A row of a list left blank is dropped.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +38,11 @@ TRAINEE_HAND_KEYS = frozenset({"number", "kind", "state", "remaining_ms", "html"
                                "mine_html"})
 REVEALED_HAND_KEYS = frozenset({"correct", "result_html"})
 ACK_KEYS = frozenset({"recorded", "hand", "mine_html"})
+
+# The trainee's drawing of the last hands, kept per app (``question_html``).
+_DRAWN = "trainer.class_drawn_hands"
+_DRAWN_LOCK = threading.Lock()
+DRAWN_HANDS = 64
 
 _SEGMENT = re.compile(r"^(?:[a-z][a-z_]{0,31}|[0-9]{1,2})$")
 _TYPES = ("cards", "int", "money")
@@ -144,9 +151,12 @@ def _blank(node: Any) -> bool:
 # --- what devices are sent -------------------------------------------------------------------
 
 
-def trainee_json(view: classroom.TraineeView, token: str) -> dict[str, Any]:
+def trainee_json(view: classroom.TraineeView, token: str,
+                 held: int | None = None) -> dict[str, Any]:
     """Return a trainee's state as their device is sent it: allow-listed keys only, and the
-    right answer (``correct``, ``result_html``) only once the hand is revealed."""
+    right answer (``correct``, ``result_html``) only once the hand is revealed. The hand's
+    drawing (``html``) is left out when the device holds that hand already (``held``: the
+    number its token named): a lock, a reveal or an answer sends only what changed."""
     data: dict[str, Any] = {"token": token, "poll_ms": classroom.POLL_MS, "state": view.state,
                             "hand": None}
     hand = view.hand
@@ -155,12 +165,11 @@ def trainee_json(view: classroom.TraineeView, token: str) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "number": hand.number, "kind": hand.kind, "state": hand.state,
         "remaining_ms": hand.remaining_ms,
-        "html": render_template("drills/_question.html", kind=hand.kind, q=hand.question,
-                                context=hand.context, position=hand.number,
-                                **template_globals()),
         "answered": view.mine is not None,
         "mine_html": mine_html(hand.kind, view.mine),
     }
+    if hand.question is not None and held != hand.number:
+        shown["html"] = question_html(hand)
     if hand.state == "revealed" and view.result is not None:
         result = view.result
         shown["correct"] = result.correct
@@ -170,6 +179,26 @@ def trainee_json(view: classroom.TraineeView, token: str) -> dict[str, Any]:
             **template_globals())
     data["hand"] = shown
     return allowed(data)
+
+
+def question_html(hand: classroom.HandView) -> str:
+    """Return the hand as a trainee's device draws it (the kind's question and answer
+    templates), drawn once per worker, language and installation settings: every device
+    of the room asks for the same drawing within a second of the deal, and a hand never
+    changes once dealt. The last ``DRAWN_HANDS`` drawings are kept, per app."""
+    assert hand.question is not None
+    key = (hand.id, hand.number, languages.language(), languages.installation())
+    drawn: OrderedDict[Any, str] = current_app.extensions.setdefault(_DRAWN, OrderedDict())
+    found = drawn.get(key)
+    if found is None:
+        found = render_template("drills/_question.html", kind=hand.kind, q=hand.question,
+                                context=hand.context, position=hand.number,
+                                **template_globals())
+        with _DRAWN_LOCK:  # the development server answers from several threads
+            drawn[key] = found
+            while len(drawn) > DRAWN_HANDS:
+                drawn.popitem(last=False)
+    return found
 
 
 def allowed(data: dict[str, Any], *, ack: bool = False) -> dict[str, Any]:

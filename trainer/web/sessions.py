@@ -138,8 +138,9 @@ def _touch_statement() -> Any:
             .values(last_seen_at=bindparam("now")))
 
 
-def load(session_id: str) -> User | None:
-    """Return the user of a session id, or None once it is revoked, stale, expired or malformed."""
+def split_id(session_id: str) -> tuple[int, str, str] | None:
+    """Return (user id, session version, token) of a session id, or None when malformed
+    (the classroom's quiet poll reads a session with it too: web/class_poll.py)."""
     parts = session_id.split(".")
     if len(parts) != 3:
         return None
@@ -149,6 +150,15 @@ def load(session_id: str) -> User | None:
     uid = parse_id(user_id)
     if uid is None:  # no such row; PostgreSQL would refuse the query
         return None
+    return uid, version, token
+
+
+def load(session_id: str) -> User | None:
+    """Return the user of a session id, or None once it is revoked, stale, expired or malformed."""
+    found = split_id(session_id)
+    if found is None:
+        return None
+    uid, version, token = found
     # Nothing ran in this request's transaction yet: a last-use write may commit at once.
     fresh_transaction = not db.session().in_transaction()
     row = db.session.execute(

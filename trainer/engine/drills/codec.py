@@ -48,13 +48,15 @@ class Answer:
 
 def to_json(value: Any) -> Any:
     """Return ``value`` in its JSON form (dataclasses as objects, tuples as lists)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    cls: type = type(value)
+    plan = _plan(cls) if hasattr(cls, "__dataclass_fields__") else None
+    if plan is not None:
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
-            if item is None and f.metadata.get("omit_none"):
+        for name, key, omit_none, _type, _required in plan:
+            item = getattr(value, name)
+            if item is None and omit_none:
                 continue
-            out[f.metadata.get(JSON_NAME, f.name)] = to_json(item)
+            out[key] = to_json(item)
         return out
     if isinstance(value, enum.Enum):
         return value.value
@@ -65,10 +67,25 @@ def to_json(value: Any) -> Any:
     return value
 
 
+# One field of a dataclass as the codec reads and writes it: its attribute, its JSON key,
+# whether it is left out while None, its type, and whether the JSON must hold it.
+FieldPlan = tuple[str, str, bool, Any, bool]
+
+
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    """Return a dataclass's field types, resolved once."""
-    return typing.get_type_hints(cls)
+def _plan(cls: type) -> tuple[FieldPlan, ...]:
+    """Return how a dataclass's fields are written and read, worked out once per class."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, f.metadata.get(JSON_NAME, f.name), bool(f.metadata.get("omit_none")),
+                  hints[f.name], f.default is dataclasses.MISSING
+                  and f.default_factory is dataclasses.MISSING)
+                 for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _keys(cls: type) -> frozenset[str]:
+    """Return the JSON keys a dataclass takes."""
+    return frozenset(key for _name, key, _omit, _type, _required in _plan(cls))
 
 
 def from_json(cls: type[T], data: Any, where: str = "") -> T:
@@ -163,16 +180,13 @@ def _read_dataclass(cls: type, data: Any, where: str) -> Any:
     """Read a JSON object as the dataclass ``cls``: known fields only, defaults kept."""
     if not isinstance(data, Mapping):
         raise ValueError(f"{where}: expected an object.")
-    hints = _hints(cls)
-    fields = {f.metadata.get(JSON_NAME, f.name): f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise ValueError(f"{where}: unexpected {', '.join(map(str, unknown))}.")
+    if not _keys(cls).issuperset(data):
+        unknown = sorted(str(k) for k in set(data) - _keys(cls))
+        raise ValueError(f"{where}: unexpected {', '.join(unknown)}.")
     values: dict[str, Any] = {}
-    for name, f in fields.items():
-        if name in data:
-            values[f.name] = _read(hints[f.name], data[name], f"{where}.{name}")
-        elif (f.default is dataclasses.MISSING
-              and f.default_factory is dataclasses.MISSING):
-            raise ValueError(f"{where}: {name} is missing.")
+    for name, key, _omit, kind, required in _plan(cls):
+        if key in data:
+            values[name] = _read(kind, data[key], f"{where}.{key}")
+        elif required:
+            raise ValueError(f"{where}: {key} is missing.")
     return cls(**values)

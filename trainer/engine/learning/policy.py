@@ -80,7 +80,8 @@ def pick(rng: random.Random, now: datetime, *, due: Mapping[K, datetime],
             return Pick(min(wanted, key=lambda k: (recall_now[k], due[k], k)), False)
         if new_left > 0 and unseen and (unseen[0] in floor) == group:
             return Pick(unseen[0], True)
-    ahead = [k for k in due if k in favoured] or [k for k in due if k in floor]
+    ahead = [k for k in due if k in favoured] if favoured else []
+    ahead = ahead or [k for k in due if k in floor]
     if ahead:
         return Pick(min(ahead, key=lambda k: (recall_next[k], k)), False)
     return Pick(None, False)

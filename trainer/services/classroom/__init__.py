@@ -45,6 +45,7 @@ from trainer.services.classroom.running import (
     Present,
     admit,
     end_class,
+    held_number,
     instructor_token,
     join,
     offer_for,
@@ -57,12 +58,14 @@ from trainer.services.classroom.running import (
 )
 from trainer.services.classroom.views import (
     AnswerGroup,
+    ClassOrigin,
     HandSummary,
     HandView,
     InstructorView,
     Reveal,
     TraineeResult,
     TraineeView,
+    class_origin,
     class_summary,
     instructor_view,
     rule_skill,
@@ -71,10 +74,12 @@ from trainer.services.classroom.views import (
 
 __all__ = [
     "CLASS_DEALT", "POLL_MS", "PRESENT_FOR", "TIMER_MAX_S", "WEAKEST_DAYS", "Ack", "AnswerGroup",
-    "ClassClosed", "ClassError", "ClassNotFound", "DealOrder", "HandSummary", "HandView",
+    "ClassClosed", "ClassError", "ClassNotFound", "ClassOrigin", "DealOrder", "HandSummary",
+    "HandView",
     "InstructorView", "NotAdmitted", "Offer", "PollRow", "Present", "Reveal", "TraineeResult",
-    "TraineeView", "admit", "answer", "class_drill", "class_summary", "deal", "end_class",
-    "get_class", "group_context", "instructor_token", "instructor_view", "join", "lock",
+    "TraineeView", "admit", "answer", "class_drill", "class_origin", "class_summary", "deal",
+    "end_class",
+    "get_class", "group_context", "held_number", "instructor_token", "instructor_view", "join", "lock",
     "next_hand", "offer_for", "poll", "reveal", "roster", "rule_skill", "running_class_of",
     "set_timer", "start_class", "touch", "trainee_token", "trainee_view", "typed_question",
     "weakest_rules",

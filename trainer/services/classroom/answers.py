@@ -18,7 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from trainer.engine.drills import get_drill
 from trainer.engine.messages import N_, Message
-from trainer.extensions import db
+from trainer.extensions import commit_keeping_state, db
 from trainer.models import Attempt, ClassAnswer, ClassHand, DrillSession, LiveClass, utcnow
 from trainer.models.types import bounded_int
 from trainer.services.classroom.rows import (
@@ -93,15 +93,16 @@ def answer(row: PollRow, user_id: int, number: object, given: Any) -> Ack:
             .values(revision=ClassHand.revision + 1)) != 1:
         db.session.rollback()
         raise ClassClosed(Message(LOCKED))
-    deliver(hand.id, user_id, now)
-    db.session.execute(
+    if row.changes is None:  # answered before any poll brought the hand: delivered now
+        deliver(hand.id, user_id, now)
+    changes: int = db.session.execute(
         update(ClassAnswer).where(ClassAnswer.hand_id == hand.id, ClassAnswer.user_id == user_id)
         .values(answer=stored, answered_at=now, changes=ClassAnswer.changes + 1)
-        .execution_options(synchronize_session=False))
-    changes = db.session.execute(select(ClassAnswer.changes).filter_by(
-        hand_id=hand.id, user_id=user_id)).scalar_one()
-    db.session.commit()
-    return Ack(wanted, hand.kind, stored, changes)
+        .returning(ClassAnswer.changes)
+        .execution_options(synchronize_session=False)).scalar_one()
+    kind = hand.kind
+    commit_keeping_state()
+    return Ack(wanted, kind, stored, changes)
 
 
 # --- driving the hand ------------------------------------------------------------------------
@@ -157,10 +158,11 @@ def _record(live: LiveClass, hand: ClassHand, now: datetime) -> None:
             issued_at=row.delivered_at, answered_at=answered,
             elapsed_ms=_ms(row.delivered_at, answered))
         db.session.add(attempt)
-        db.session.flush()
-        row.attempt_id = attempt.id
         row.correct = grade.correct
         recorded.append(attempt)
+    db.session.flush()  # one flush gives every attempt its id
+    for row, attempt in zip(given, recorded, strict=True):
+        row.attempt_id = attempt.id
     # Practice that adapts (issue 30), once it lands, updates each trainee's learning state
     # here, from ``recorded``: the class's answers count at the lock, like a drill's.
 

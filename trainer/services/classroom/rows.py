@@ -2,7 +2,10 @@
 
 The poll read (``poll_row``) is the statement every device's short poll runs: the class,
 its current hand, and the asker's presence, answer and membership, in one SELECT of
-columns (no ORM objects), so a poll answered 304 costs the sign-in read and this one.
+columns (no ORM objects), so a poll answered 304 costs the sign-in read and this one; it
+also brings the hand's kind and the asker's answer (a reply to a device that holds the hand
+already needs no other read) and a screen for a running exam (``exam_open``: only a
+trainee with an exam session or claim open is checked further).
 """
 from __future__ import annotations
 
@@ -11,15 +14,25 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, and_, bindparam, select, update
+from sqlalchemy import CursorResult, and_, bindparam, exists, or_, select, update
 
 from trainer.engine.drills import DRILLS, Drill, DrillContext
 from trainer.engine.house_way import HouseWayError
 from trainer.engine.messages import N_, Message
 from trainer.engine.profiles import FoulPolicy, TableProfile
 from trainer.extensions import db
-from trainer.models import ClassAnswer, ClassHand, ClassPresence, Group, LiveClass, Membership
+from trainer.models import (
+    CertificationExam,
+    ClassAnswer,
+    ClassHand,
+    ClassPresence,
+    DrillSession,
+    Group,
+    LiveClass,
+    Membership,
+)
 from trainer.models.classroom import CLASS_SESSIONS
+from trainer.models.exam import ExamStatus
 from trainer.services import house_ways
 from trainer.services.drills.context import build
 from trainer.services.group_settings import GroupSettings
@@ -164,6 +177,17 @@ class PollRow:
     last_seen_at: datetime | None
     changes: int | None
     member: bool
+    # The hand's kind and the asker's answer to it (None: none yet); whether the asker has
+    # an exam session or claim open (only then is ``exam_in_progress`` asked).
+    kind: str | None = None
+    answer: dict[str, Any] | None = None
+    exam_open: bool = True
+
+    def remaining_ms(self, now: datetime) -> int | None:
+        """Return the open hand's time left, or None without a timer (or once locked)."""
+        if self.hand_state != "open" or self.deadline is None:
+            return None
+        return max(0, int((self.deadline - now).total_seconds() * 1000))
 
     @property
     def joined(self) -> bool:
@@ -177,11 +201,19 @@ class PollRow:
 
 
 @functools.cache
-def _poll_statement() -> Any:
-    """Build, once a process, the poll's SELECT (the class and user ids bound per call)."""
+def poll_statement() -> Any:
+    """Build, once a process, the poll's SELECT (the class and user ids bound per call; its
+    first ``POLL_COLUMNS`` columns make a ``PollRow``, ``poll_row_of``)."""
     c, h = LiveClass.__table__, ClassHand.__table__
     p, a, m = ClassPresence.__table__, ClassAnswer.__table__, Membership.__table__
+    s, e = DrillSession.__table__, CertificationExam.__table__
     user: Any = bindparam("user_id")
+    # A screen for ``exam_in_progress`` (which reads the exams' times): an exam session not
+    # finished, or an exam claimed before its session is made. Without either, no exam runs.
+    exam_open = or_(
+        exists().where(s.c.user_id == user, s.c.mode == "exam", s.c.finished_at.is_(None)),
+        exists().where(e.c.trainee_id == user, e.c.status == ExamStatus.STARTED.value,
+                       e.c.session_id.is_(None)))
     joined = (
         c.outerjoin(h, and_(h.c.class_id == c.c.id, h.c.number == c.c.current_number))
         .outerjoin(p, and_(p.c.class_id == c.c.id, p.c.user_id == user))
@@ -190,17 +222,24 @@ def _poll_statement() -> Any:
     )
     return (select(c.c.id, c.c.group_id, c.c.state, c.c.version, c.c.roster, c.c.current_number,
                    h.c.id, h.c.state, h.c.revision, h.c.deadline, p.c.last_seen_at,
-                   a.c.changes, m.c.user_id)
+                   a.c.changes, m.c.user_id, h.c.kind, a.c.answer, exam_open.label("exam_open"))
             .select_from(joined).where(c.c.id == bindparam("class_id")))
+
+
+POLL_COLUMNS = 16
 
 
 def poll_row(class_id: int, user_id: int) -> PollRow | None:
     """Read the class, its current hand and ``user_id``'s place in it: one statement."""
     row = db.session.connection().execute(
-        _poll_statement(), {"class_id": class_id, "user_id": user_id}).first()
-    if row is None:
-        return None
+        poll_statement(), {"class_id": class_id, "user_id": user_id}).first()
+    return None if row is None else poll_row_of(row)
+
+
+def poll_row_of(row: Any) -> PollRow:
+    """Return the ``PollRow`` of a row of ``poll_statement`` (its first columns)."""
     return PollRow(class_id=row[0], group_id=row[1], state=row[2], version=row[3],
                    roster=row[4], number=row[5], hand_id=row[6], hand_state=row[7],
                    revision=row[8], deadline=row[9], last_seen_at=row[10], changes=row[11],
-                   member=row[12] is not None)
+                   member=row[12] is not None, kind=row[13], answer=row[14],
+                   exam_open=bool(row[15]))

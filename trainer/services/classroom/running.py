@@ -1,6 +1,8 @@
 """A live class from start to end: start it, offer it, join it, poll it, end it."""
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,6 +27,7 @@ from trainer.services.classroom.rows import (
     poll_row,
 )
 
+_HELD = re.compile(r"^c([0-9]{1,12})\.n([0-9]{1,9})\.")
 IN_EXAM = N_("You are in a certification exam: join the class when it ends.")
 
 
@@ -105,7 +108,7 @@ def admit(row: PollRow | None, user_id: int, *, joining: bool = False,
         raise ClassClosed(Message(N_("This class has ended.")))
     if not joining and not row.joined:
         raise NotAdmitted(Message(N_("Join the class first.")))
-    if check_exam and exam_in_progress(user_id):
+    if check_exam and row.exam_open and exam_in_progress(user_id):
         raise NotAdmitted(Message(IN_EXAM))
     return row
 
@@ -154,9 +157,21 @@ def touch(row: PollRow, user_id: int, now: datetime, force: bool = False) -> Non
 
 
 def trainee_token(row: PollRow) -> str:
-    """Return a trainee's change token: the class's version, their own answer's changes
-    (another device of theirs answered) and whether they joined."""
-    return f"c{row.class_id}.v{row.version}.a{row.changes or 0}.j{int(row.joined)}"
+    """Return a trainee's change token: the hand on the table, the class's version, their own
+    answer's changes (another device of theirs answered) and whether they joined. The hand's
+    number lets the next reply leave out the hand the device already holds
+    (``held_number``)."""
+    return f"c{row.class_id}.n{row.number}.v{row.version}.a{row.changes or 0}.j{int(row.joined)}"
+
+
+def held_number(class_id: int, tokens: Iterable[str]) -> int | None:
+    """Return the number of the hand a device holds, read from the token it sent back (its
+    ``If-None-Match``), or None: a token of another class, or none (a page just loaded)."""
+    for token in tokens:
+        found = _HELD.match(token)
+        if found is not None and int(found.group(1)) == class_id:
+            return int(found.group(2))
+    return None
 
 
 def instructor_token(row: PollRow, now: datetime) -> str:

@@ -25,12 +25,15 @@ from trainer.services.classroom.running import Present, roster
 
 @dataclass(frozen=True, slots=True)
 class HandView:
-    """The hand on the table as a page draws it (its question without the seed)."""
+    """The hand on the table as a page draws it (its question without the seed); ``id`` is
+    its row's (a page's drawing of it is kept by it: a hand never changes once dealt)."""
 
+    id: int
     number: int
     kind: str
     state: str
-    question: dict[str, Any]
+    # None: the asking device holds the hand already (``trainee_view``'s ``held``).
+    question: dict[str, Any] | None
     context: dict[str, Any]
     timer_s: int | None
     remaining_ms: int | None
@@ -41,7 +44,7 @@ def hand_view(hand: ClassHand, now: datetime) -> HandView:
     remaining = None
     if hand.state == "open" and hand.deadline is not None:
         remaining = max(0, int((hand.deadline - now).total_seconds() * 1000))
-    return HandView(hand.number, hand.kind, hand.state, shown_question(hand), hand.context,
+    return HandView(hand.id, hand.number, hand.kind, hand.state, shown_question(hand), hand.context,
                     hand.timer_s, remaining)
 
 
@@ -178,10 +181,21 @@ class TraineeView:
     result: TraineeResult | None = field(default=None)
 
 
-def trainee_view(row: PollRow, user_id: int, now: datetime | None = None) -> TraineeView:
+def trainee_view(row: PollRow, user_id: int, now: datetime | None = None,
+                 held: int | None = None) -> TraineeView:
     """Return a joined trainee's view (``row``: their admitted poll row), recording the
-    hand's first delivery to them (their answer time starts there)."""
+    hand's first delivery to them (their answer time starts there).
+
+    ``held``: the number of the hand the asking device holds already. Until the reveal,
+    its view is then read from the poll row alone (the hand's state and the asker's
+    answer), with no question (``HandView.question`` None): nothing else can have changed.
+    """
     now = now or utcnow()
+    if (row.hand_id is not None and held == row.number and row.changes is not None
+            and row.kind is not None and row.hand_state not in (None, "revealed")):
+        return TraineeView(row.state, HandView(row.hand_id, row.number, row.kind,
+                                               row.hand_state, None, {}, None,
+                                               row.remaining_ms(now)), row.answer)
     hand = db.session.get(ClassHand, row.hand_id) if row.hand_id is not None else None
     if hand is None:
         return TraineeView(row.state, None, None)
@@ -257,3 +271,31 @@ def class_summary(live: LiveClass) -> list[HandSummary]:
             tuple(name for name, c in given if not c),
             tuple(name for name, answer, _ in mine if answer is None)))
     return summaries
+
+
+# --- a class attempt's hand ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassOrigin:
+    """How a class attempt's hand was dealt: its class, its number, the way it was dealt
+    (``ClassHand.dealt``) and the rule asked for (a hand for a rule or a weakest rule)."""
+
+    class_id: int
+    number: int
+    dealt: str
+    asked_rule: str | None
+    house_way: str
+
+
+def class_origin(attempt_id: int) -> ClassOrigin | None:
+    """Return how the class hand an attempt answered was dealt, or None (not a class attempt)."""
+    row = db.session.execute(
+        select(ClassHand.class_id, ClassHand.number, ClassHand.dealt, ClassHand.asked_rule,
+               ClassHand.context)
+        .join(ClassAnswer, ClassAnswer.hand_id == ClassHand.id)
+        .where(ClassAnswer.attempt_id == attempt_id)).first()
+    if row is None:
+        return None
+    context = row[4] if isinstance(row[4], dict) else {}
+    return ClassOrigin(row[0], row[1], row[2], row[3], str(context.get("house_way", "")))

@@ -56,7 +56,7 @@ def check(kind: str, mode: str, dealt: str, skill: str | None, context: DrillCon
     if drill.unit_length() > 1:
         raise TargetingError(Message(N_("This drill is practised by whole rounds: practise its "
                                         "rules in the drills of single questions.")))
-    if dealt == TARGETED and skill is not None:
+    if dealt == TARGETED and (skill is not None or context.focus_rules):
         raise TargetingError(Message(N_("Targeted practice chooses its own rules.")))
     if skill is not None and skill_id(skill) not in catalogue(drill, context).index:
         raise TargetingError(Message(N_("No question of this drill can be dealt for that rule "
@@ -98,14 +98,14 @@ def after_answer(loaded: Loaded, context: DrillContext, grade: Grade, *, timed_o
     assert issued is not None
     if session.mode == "exam":
         return
-    memories = learning_memory.review_answer(
+    review = learning_memory.review_answer(
         user_id=session.user_id, kind=session.kind, rule_id=grade.rule_id,
         house_way=context.house_way, rules_digest=context.house_way_digest,
         aggregate=loaded.memories, correct=grade.correct and not timed_out,
         timed_out=timed_out, elapsed_ms=elapsed_ms, rating_ms=session.rating_time_ms, when=now)
     if session.dealt != TARGETED or finished:
         return
-    chosen = plan.choose(get_drill(session.kind), context, memories, now,
+    chosen = plan.choose(get_drill(session.kind), context, review.all(), now,
                          plan.introduced_of(issued.context), policy_rng(),
                          plan.favoured_of(issued.context))
     issue(session, issued.position + 1, plan.context_json(issued.context, chosen), context,

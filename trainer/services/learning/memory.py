@@ -39,24 +39,40 @@ from trainer.services.learning import rating as rating_time
 from trainer.services.learning.records import (
     Memory,
     memories_of,
-    parse_aggregate,
     replace_all,
     review_one,
     reviewed,
+    split_aggregate,
 )
+
+
+class Reviewed:
+    """An answer's review: its skill's memory after it, and the others its statement read
+    (read from their JSON only when asked for: a targeted session's next question)."""
+
+    def __init__(self, key: SkillKey, memory: Memory, others: Mapping[SkillKey, str]) -> None:
+        self.key = key
+        self.memory = memory
+        self.others = others
+
+    def all(self) -> dict[SkillKey, Memory]:
+        """Return every memory of the kind the answer's statement read, this review's included."""
+        found = {k: Memory.from_json(k, text) for k, text in self.others.items() if k != self.key}
+        found[self.key] = self.memory
+        return found
 
 
 def review_answer(*, user_id: int, kind: str, rule_id: str, house_way: str,
                   rules_digest: str | None, aggregate: str | None, correct: bool,
                   timed_out: bool, elapsed_ms: int, rating_ms: int | None,
-                  when: datetime) -> dict[SkillKey, Memory]:
+                  when: datetime) -> Reviewed:
     """Review the skill an answer exercised, from the memories its statement read
-    (``aggregate``); return those memories with the review. One write, unless raced."""
-    memories = parse_aggregate(kind, aggregate)
+    (``aggregate``). One write, unless raced."""
+    stored = split_aggregate(kind, aggregate)
     key = skill_key(kind, rule_id, house_way, rules_digest)
+    before = Memory.from_json(key, stored[key]) if key in stored else None
     grade = rating(correct, timed_out, elapsed_ms, rating_ms)
-    memories[key] = review_one(user_id, memories.get(key), key, grade, when)
-    return memories
+    return Reviewed(key, review_one(user_id, before, key, grade, when), stored)
 
 
 class _RatingTimes:

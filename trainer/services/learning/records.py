@@ -133,16 +133,21 @@ def aggregate_column() -> Any:
     )
 
 
+def split_aggregate(kind: str, text: str | None) -> dict[SkillKey, str]:
+    """Split ``aggregate_column``'s text into the records by skill, still JSON text: an
+    answer reads only its own skill's (``Memory.from_json``), a targeted session all."""
+    found: dict[SkillKey, str] = {}
+    for part in (text or "").split(RECORD_SEPARATOR):
+        if part:
+            skill, way, digest, record = part.split(FIELD_SEPARATOR, 3)
+            found[SkillKey(kind, skill, way, digest)] = record
+    return found
+
+
 def parse_aggregate(kind: str, text: str | None) -> dict[SkillKey, Memory]:
     """Read ``aggregate_column``'s text: the memories by skill."""
-    found: dict[SkillKey, Memory] = {}
-    for part in (text or "").split(RECORD_SEPARATOR):
-        if not part:
-            continue
-        skill, way, digest, record = part.split(FIELD_SEPARATOR, 3)
-        key = SkillKey(kind, skill, way, digest)
-        found[key] = Memory.from_json(key, record)
-    return found
+    return {key: Memory.from_json(key, record)
+            for key, record in split_aggregate(kind, text).items()}
 
 
 # --- reading rows -----------------------------------------------------------------------
@@ -195,9 +200,11 @@ def _values(user_id: int, memory: Memory) -> dict[str, Any]:
 
 @functools.cache
 def _insert_statement(dialect: str) -> Any:
-    """Build, once a process, the INSERT of a new memory that does nothing on a duplicate."""
+    """Build, once a process, the INSERT of a new memory that does nothing on a duplicate; it
+    returns the new row's id, so no row back means a duplicate (the driver's row count of
+    such an INSERT is not to be trusted on every backend)."""
     maker = pg_insert if dialect == "postgresql" else sqlite_insert
-    return maker(TABLE).on_conflict_do_nothing()
+    return maker(TABLE).on_conflict_do_nothing().returning(TABLE.c.id)
 
 
 @functools.cache
@@ -219,14 +226,13 @@ def save(user_id: int, before: Memory | None, after: Memory) -> bool:
     connection = db.session.connection()
     values = _values(user_id, after)
     if before is None:
-        result: Any = connection.execute(_insert_statement(connection.dialect.name), values)
-    else:
-        key = before.key
-        result = connection.execute(_update_statement(), {
-            "b_user_id": user_id, "b_kind": key.kind, "b_skill": key.skill, "b_way": key.way,
-            "b_digest": key.digest, "b_reviews": before.reviews,
-            **{name: values[name] for name in ("record", "reviews", "lapses", "due",
-                                               "last_review")}})
+        inserted = connection.execute(_insert_statement(connection.dialect.name), values)
+        return inserted.first() is not None
+    key = before.key
+    result: Any = connection.execute(_update_statement(), {
+        "b_user_id": user_id, "b_kind": key.kind, "b_skill": key.skill, "b_way": key.way,
+        "b_digest": key.digest, "b_reviews": before.reviews,
+        **{name: values[name] for name in ("record", "reviews", "lapses", "due", "last_review")}})
     return bool(result.rowcount == 1)
 
 

@@ -30,7 +30,7 @@ from trainer.services.group_settings import GroupSettings
 from trainer.web.engine_words import message_words
 from trainer.web.learning import RULE_ID_MAX, RULES_ERRORS, ForecastView, learnable_kinds
 from trainer.web.names import family_name, house_way_name, rule_name
-from trainer.web.supervisor.base import bp, get_group_or_404, get_trainee_or_404
+from trainer.web.supervisor.base import bp, get_group_or_404
 
 # The form's "who": the whole group, or a trainee's id.
 WHOLE_GROUP = "group"
@@ -172,8 +172,8 @@ class KindOutlook:
 
 
 def trainee_outlook(trainee_id: int) -> list[KindOutlook]:
-    """Return a trainee's forecast in each drill their group has a criterion for."""
-    get_trainee_or_404(trainee_id)
+    """Return a trainee's forecast in each drill their group has a criterion for (the
+    caller has checked that the signed-in user may see the trainee)."""
     found = []
     for kind in learnable_kinds():
         try:

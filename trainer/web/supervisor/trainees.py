@@ -11,9 +11,10 @@ from werkzeug.wrappers import Response
 from trainer.extensions import db
 from trainer.models import Group, Role, User, utcnow
 from trainer.models.user import PasswordRefused
-from trainer.services import accounts, stored_answers
+from trainer.services import accounts, classroom, stored_answers
 from trainer.services.certification import exams as certification
 from trainer.services.certification import outcome as exam_outcome
+from trainer.services.classroom import CLASS_DEALT
 from trainer.services.drills import regrade, replay_question
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
@@ -192,8 +193,11 @@ def replay_attempt(attempt_id: int) -> str:
         pass
     feedback = stored_answers.attempt_feedback(attempt.kind, attempt.question, attempt.answer,
                                                attempt.timed_out)
+    # A live class's hand is shown as stored: the page says how the class was dealt it.
+    origin = classroom.class_origin(attempt.id) if attempt.session.dealt == CLASS_DEALT else None
     return render_template("supervisor/replay.html", attempt=attempt, trainee=trainee,
-                           question=question, grade=grade, shown=shown, feedback=feedback)
+                           question=question, grade=grade, shown=shown, feedback=feedback,
+                           origin=origin)
 
 
 @bp.route("/trainees/<id:user_id>/password", methods=["GET", "POST"])
