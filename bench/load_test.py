@@ -472,6 +472,8 @@ def run_once(args: argparse.Namespace, trainees: int) -> dict:
                  for chunk in chunks if chunk]
         for p in procs:
             p.start()
+        if not procs:  # --trainees 0: the jobs beside an idle server, for the run's seconds
+            time.sleep(args.seconds)
         results = [s for _ in procs for s in queue.get()]
         for p in procs:
             p.join()

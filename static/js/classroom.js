@@ -160,7 +160,10 @@
     }
     state.sending = true;
     showError("");
-    post(root.dataset.answerUrl, { hand: state.number, answer: answer }).then(function (reply) {
+    // The token this page holds: when it was current, the reply brings the next one, so
+    // the answer needs no state asked for again.
+    var body = { hand: state.number, answer: answer, token: state.token };
+    post(root.dataset.answerUrl, body).then(function (reply) {
       state.sending = false;
       if (!reply.ok) {
         showError(reply.data.message || text("error"));
@@ -169,6 +172,7 @@
       }
       mineBox.innerHTML = reply.data.mine_html || "";
       statusLine.textContent = text("answered");
+      if (reply.data.token) { state.token = reply.data.token; }
     }).catch(function () {
       state.sending = false;
       showError(text("error"));

@@ -155,3 +155,29 @@ def test_a_device_that_holds_the_hand_is_not_sent_its_drawing_again(room: Room) 
     assert "html" in room.state(0).get_json()["hand"]
     room.drive("next")
     assert "html" in room.state(0, etag).get_json()["hand"]
+
+
+def test_an_answer_from_an_up_to_date_device_brings_its_next_token_and_no_other(room: Room) -> None:
+    etag = _dealt(room)
+    number = room.state(0).get_json()["hand"]["number"]
+    token = etag.strip('"')
+    client = room.seats[0]
+
+    def answer(sent: str | None) -> dict[str, Any]:
+        reply = client.post(f"/class/{room.class_id}/answer",
+                            json={"hand": number, "answer": room.right_answer(number),
+                                  "token": sent}, headers={"X-CSRFToken": room.token(client)})
+        assert reply.status_code == 200
+        data: dict[str, Any] = reply.get_json()
+        return data
+
+    first = answer(token)
+    assert first["token"] != token
+    # Its own answer was all that changed: the next poll with the new token is quiet.
+    assert room.state(0, f'"{first["token"]}"').status_code == 304
+    # A token the server never sent, or one behind a change (a timer), brings none.
+    assert "token" not in answer("c1.n1.v0.a0.j1")
+    room.drive("timer", {"seconds": 60})
+    assert "token" not in answer(first["token"])
+    behind = room.state(0, f'"{first["token"]}"')
+    assert behind.status_code == 200 and behind.get_json()["hand"]["remaining_ms"] > 0

@@ -5,6 +5,7 @@ class summary lists per hand the share right and who erred, as CSV and printable
 from __future__ import annotations
 
 import csv
+import html
 import io
 from typing import Any
 
@@ -18,6 +19,7 @@ from trainer.services.classroom import group_context
 from trainer.services.drills import regrade, replay_question
 from trainer.services.reports.readiness_sql import window_figures
 from trainer.services.reports.sql import kind_figures
+from trainer.web.names import rule_name
 from web.classroom_room import Room, build_room, class_kinds
 
 
@@ -126,7 +128,19 @@ def test_a_class_attempt_replays_the_hand_as_it_was_dealt(room: Room, app: Any, 
     replay = room.staff.get(f"/supervisor/attempts/{attempt_id}/replay")
     assert replay.status_code == 200
     first_card = (hand["question"].get("cards") or hand["question"]["banker"]["back"])[0]
-    assert f'data-card="{first_card}"' in replay.get_data(as_text=True)
+    page = replay.get_data(as_text=True)
+    assert f'data-card="{first_card}"' in page
+    # The page says how the class was dealt the hand, not that it was dealt again from a seed.
+    assert "dealt again from its seed" not in page and "dealt again from it" not in page
+    origin = page[page.index('id="class-origin"'):page.index("</p>", page.index('id="class-origin"'))]
+    assert f"Hand {number} of a live class" in origin
+    if how == "typed":
+        assert "typed in by the instructor" in origin
+    else:
+        with app.test_request_context():
+            words = rule_name(rule, hand["context"].get("house_way"))
+        assert "dealt for the rule" in origin and str(html.escape(words)) in origin
+    assert f'href="/class/{room.class_id}/summary"' in origin
 
 
 def test_the_class_summary_lists_each_hand_its_share_right_and_who_erred(

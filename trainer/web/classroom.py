@@ -9,6 +9,7 @@ sentence in the reader's words, and changes nothing.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC
 from typing import Any, cast
 
@@ -338,5 +339,11 @@ def answer(class_id: int) -> tuple[Response, int] | Response:
     except ClassError as error:
         db.session.rollback()
         return _refused(error)
-    return jsonify(parts.allowed({"recorded": True, "hand": ack.number,
-                                  "mine_html": parts.mine_html(ack.kind, ack.answer)}, ack=True))
+    reply = {"recorded": True, "hand": ack.number,
+             "mine_html": parts.mine_html(ack.kind, ack.answer)}
+    sent = payload.get("token")
+    if isinstance(sent, str) and sent == classroom.trainee_token(row):
+        # The device was up to date when it answered: its own answer is all that changed,
+        # so it gets its next token here instead of asking for the state again.
+        reply["token"] = classroom.trainee_token(replace(row, changes=ack.changes))
+    return jsonify(parts.allowed(reply, ack=True))

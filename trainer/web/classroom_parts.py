@@ -37,7 +37,8 @@ TRAINEE_KEYS = frozenset({"token", "poll_ms", "state", "hand"})
 TRAINEE_HAND_KEYS = frozenset({"number", "kind", "state", "remaining_ms", "html", "answered",
                                "mine_html"})
 REVEALED_HAND_KEYS = frozenset({"correct", "result_html"})
-ACK_KEYS = frozenset({"recorded", "hand", "mine_html"})
+# ``token`` only when the device sent the token it held and it was current (web/classroom.py).
+ACK_KEYS = frozenset({"recorded", "hand", "mine_html", "token"})
 
 # The trainee's drawing of the last hands, kept per app (``question_html``).
 _DRAWN = "trainer.class_drawn_hands"
