@@ -112,7 +112,7 @@
     clock(data.hand_state === "open" ? data.remaining_ms : null);
   }
 
-  function act(url, body) {
+  function act(url, body, done) {
     if (state.busy) { return; }
     state.busy = true;
     showError("");
@@ -123,6 +123,7 @@
         return;
       }
       draw(reply.data);
+      if (done) { done(); }
     }).catch(function () {
       state.busy = false;
       showError(root.dataset.textError);
@@ -131,7 +132,13 @@
 
   drive.addEventListener("submit", function (event) {
     event.preventDefault();
-    act(root.dataset.dealUrl, order());
+    act(root.dataset.dealUrl, order(), function () {
+      // A hand typed in is dealt once: its form closes (it lies over the stage).
+      if (howSelect.value === "typed") {
+        howSelect.value = "random";
+        fitDrive();
+      }
+    });
   });
   drive.querySelectorAll("button[data-act]").forEach(function (button) {
     button.addEventListener("click", function () {

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from web.wrong_answers import own_wrong_answer
 
 from e2e.conftest import shot, sign_in
 from trainer.cli.accounts import DEMO_TRAINEES
-from trainer.engine.cards import parse_cards
-from trainer.engine.drills import DRILLS, DrillContext, get_drill
-from trainer.engine.hands import rank2
+from trainer.engine.drills import DRILLS, DrillContext
 from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion, User
 from trainer.services import drills as drill_service
@@ -37,30 +36,6 @@ def words(card: str) -> str:
     return "joker" if card == "JK" else ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
 
 
-def wrong(drill: Any, question: dict[str, Any], context: DrillContext) -> dict[str, Any]:
-    """Return a well-formed wrong answer: the probe, a fixed answer, or another front."""
-    choices = drill.answer_choices(question, context) or {}
-    candidates = [drill.probe(question), *choices.values()]
-    key = drill.grade(question, drill.probe(question), context).correct_answer
-    if isinstance(key.get("front"), list) and key["front"] and isinstance(key["front"][0], str):
-        cards = question.get("cards") or question.get("banker_cards") or []
-        target = rank2(parse_cards(key["front"], 2))
-        candidates += [{"front": [a, b]} for i, a in enumerate(cards) for b in cards[i + 1:]
-                       if rank2(parse_cards([a, b], 2)) != target]
-    probe = drill.probe(question)
-    if "order" in probe and question.get("players"):
-        seat = question["players"][0]["seat"]
-        candidates += [{**probe, "order": [{"seat": seat, "action": "take"}]},
-                       {**probe, "order": [{"seat": seat, "action": "pay", "paid_cents": 1}]}]
-    if "positions" in key:
-        candidates.append({"positions": [{"outcome": "push"} if p["outcome"] != "push"
-                                         else {"outcome": "lose"} for p in key["positions"]]})
-    for answer in candidates:
-        if not drill.grade(question, answer, context).correct:
-            return answer
-    raise AssertionError("no wrong answer")
-
-
 def test_feedback_and_result_pages_in_words_for_every_kind(
         app: Flask, live_server: str, page: Any) -> None:
     sign_in(page, live_server)
@@ -72,7 +47,7 @@ def test_feedback_and_result_pages_in_words_for_every_kind(
             db.select(IssuedQuestion).filter_by(session_id=session_id, position=1)).scalar_one()
         question, context = dict(row.question), DrillContext.from_dict(row.context)
     key = drill_service.answer_key(question, context)
-    front = wrong(get_drill("house-way"), question, context)["front"]
+    front = own_wrong_answer("house-way", question, context)["front"]
     for card in front:
         page.click(f"[data-hand] [data-card='{card}']")
     page.click(".q-house-way [data-submit]")
@@ -97,7 +72,7 @@ def test_feedback_and_result_pages_in_words_for_every_kind(
                 ).scalar_one()
                 ctx = DrillContext.from_dict(stored.context)
                 drill_service.answer_question(user_id, sid, position,
-                                              wrong(drill, dict(stored.question), ctx))
+                                              own_wrong_answer(kind, dict(stored.question), ctx))
             attempt_ids += [(kind, a.id, a.rule_id) for a in db.session.execute(
                 db.select(Attempt).filter_by(session_id=sid)).scalars()]
     for kind, attempt_id, rule_id in attempt_ids:

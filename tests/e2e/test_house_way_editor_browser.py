@@ -26,12 +26,12 @@ from flask import Flask
 from e2e.conftest import ARTIFACTS, shot, sign_in
 from e2e.test_reference_browser import pdf_pages
 from trainer.cli.accounts import DEMO_GROUP, DEMO_MANAGER, DEMO_SUPERVISOR, DEMO_TRAINEES
-from trainer.engine.drills import DrillContext
 from trainer.engine.house_way import load
 from trainer.engine.house_way.interpreter import HouseWay
 from trainer.extensions import db
 from trainer.models import DrillSession, Group, HouseWayVersion, IssuedQuestion
 from trainer.services import drills as drill_service
+from trainer.services.drills.context import context_from_json
 from trainer.services.job_worker import Worker
 
 pytestmark = pytest.mark.e2e
@@ -222,7 +222,7 @@ def test_a_manager_writes_checks_and_publishes_a_way_a_trainee_then_trains_on(
         with app.app_context():
             row = db.session.execute(db.select(IssuedQuestion).filter_by(
                 session_id=session_id, position=position)).scalar_one()
-            cards, context = list(row.question["cards"]), DrillContext.from_dict(row.context)
+            cards, context = list(row.question["cards"]), context_from_json(row.context)
             # The grader's key for the Medium + Medium + ace hand under this session.
             key = drill_service.answer_key({**row.question, "cards": MEDIUM_ACE}, context)
         assert key["rule"] == new_way.set(MEDIUM_ACE).rule

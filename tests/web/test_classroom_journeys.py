@@ -146,10 +146,12 @@ def test_reveal_shows_each_answer_given_who_gave_it_and_the_rules_sentence(room:
     room.answer(2, number, wrong)
     before = room.live().get_json()
     assert "class-reveal" not in before["panel_html"]
-    panel = room.drive("reveal").get_json()["panel_html"]
+    revealed = room.drive("reveal").get_json()
+    panel = revealed["panel_html"]
     hand = room.hand(number)
-    assert f'data-rule="{hand["rule_id"]}"' in panel
-    assert 'class="class-sentence"' in panel
+    # The rule and its sentence under the hand, for the room; the answers in the panel.
+    assert f'data-rule="{hand["rule_id"]}"' in revealed["hand_html"]
+    assert 'class="class-sentence"' in revealed["hand_html"]
     assert "1 of 3 right" in panel
     # The wrong answer two gave is one line, with both names; the right one first.
     assert panel.index("class-group-right") < panel.index("class-group-wrong")

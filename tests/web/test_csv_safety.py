@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from trainer.models import Role
+from trainer.services import classroom
 from trainer.web.csv_export import neutralise
 from web.helpers import login
 
@@ -62,7 +63,11 @@ def hostile_records(app, make_user, make_group, make_attempt) -> dict[str, Any]:
         trainee = make_user(Role.TRAINEE, login=f"t{i}-csv", name=name, group_id=group)
         make_attempt(trainee.id, correct=False, rule_id=f"hw.pair;=2+{i}")
         trainees.append(trainee)
-    return {"supervisor": sup, "group": group, "trainees": trainees}
+    # A live class of the group (issue 31), so its summary's CSV is exported too: the
+    # hostile names are its trainees' and its group's.
+    with app.app_context():
+        class_id = classroom.start_class(group, sup.id)
+    return {"supervisor": sup, "group": group, "trainees": trainees, "class": class_id}
 
 
 def _csv_routes(app) -> list[str]:
@@ -80,7 +85,8 @@ def test_every_csv_export_neutralises_formula_cells(app, hostile_records):
         login(clients[role], account)
     checked = 0
     for route in routes:
-        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(group), route)
+        ids = {"class_id": hostile_records["class"]}
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids.get(m.group(1), group)), route)
         for client in clients.values():
             response = client.get(path + "?period=all")
             if response.status_code != 200:

@@ -7,13 +7,15 @@ parent check) and held the port, so a restart right after failed to bind. No
 ``SO_REUSEPORT`` (``reuse_port`` stays False): a second server never shares the
 port with orphans. ``when_ready`` (under ``--preload``, in the master) or
 ``post_worker_init`` (without it, in each worker) builds the dealing-by-rule indexes of the
-house-way presets before any request (``engine/house_way/dealing.warm``). Other settings
-(``-w``, ``-b``, ``--preload``) come from the command line or ``GUNICORN_CMD_ARGS`` as usual
-(docs/deployment.md).
+ways the groups train under before any request (``services/classroom.warm_dealing``).
+Other settings (``-w``, ``-b``, ``--preload``) come from the command line or
+``GUNICORN_CMD_ARGS`` as usual (docs/deployment.md).
 """
 from __future__ import annotations
 
 from typing import Any
+
+from flask import Flask
 
 from trainer.services.processes import die_with_parent
 
@@ -29,18 +31,27 @@ def when_ready(server: Any) -> None:
     """In the master, the app loaded (``--preload``): build the dealing indexes now, once,
     so the workers share them and no request builds one (a class's first hand for a rule)."""
     if server.cfg.preload_app:
-        warm_dealing()
+        warm_dealing(server.app.wsgi())
 
 
 def post_worker_init(worker: Any) -> None:
     """In a worker that loaded the app itself (no ``--preload``): the same, before it serves."""
     if not worker.cfg.preload_app:
-        warm_dealing()
+        warm_dealing(worker.wsgi)
 
 
-def warm_dealing() -> None:
-    """Build the dealing-by-rule index of every preset house way's class tables."""
-    from trainer.engine.house_way import load, preset_names
-    from trainer.engine.house_way.dealing import warm
+def warm_dealing(app: Any) -> None:
+    """Build the dealing-by-rule indexes of the ways the groups train under
+    (``services/classroom.warm_dealing``), then close the database connections it opened:
+    in the master they must not reach the workers it forks."""
+    if not isinstance(app, Flask):
+        return
+    from trainer.extensions import db
+    from trainer.services.classroom import warm_dealing as warm
 
-    warm(load(name) for name in preset_names())
+    with app.app_context():
+        try:
+            warm()
+        finally:
+            db.session.remove()
+            db.engine.dispose()

@@ -340,7 +340,7 @@ def answer(class_id: int) -> tuple[Response, int] | Response:
         db.session.rollback()
         return _refused(error)
     reply = {"recorded": True, "hand": ack.number,
-             "mine_html": parts.mine_html(ack.kind, ack.answer)}
+             "mine_html": parts.mine_html(ack.kind, ack.answer, ack.hand_id, ack.question)}
     sent = payload.get("token")
     if isinstance(sent, str) and sent == classroom.trainee_token(row):
         # The device was up to date when it answered: its own answer is all that changed,

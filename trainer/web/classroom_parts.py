@@ -42,6 +42,7 @@ ACK_KEYS = frozenset({"recorded", "hand", "mine_html", "token"})
 
 # The trainee's drawing of the last hands, kept per app (``question_html``).
 _DRAWN = "trainer.class_drawn_hands"
+_QUESTIONS = "trainer.class_hand_questions"
 _DRAWN_LOCK = threading.Lock()
 DRAWN_HANDS = 64
 
@@ -167,10 +168,12 @@ def trainee_json(view: classroom.TraineeView, token: str,
         "number": hand.number, "kind": hand.kind, "state": hand.state,
         "remaining_ms": hand.remaining_ms,
         "answered": view.mine is not None,
-        "mine_html": mine_html(hand.kind, view.mine),
+        "mine_html": mine_html(hand.kind, view.mine, hand.id, hand.question),
     }
-    if hand.question is not None and held != hand.number:
-        shown["html"] = question_html(hand)
+    if hand.question is not None:
+        hand_question(hand.id, hand.question)  # kept for the replies that leave it out
+        if held != hand.number:
+            shown["html"] = question_html(hand)
     if hand.state == "revealed" and view.result is not None:
         result = view.result
         shown["correct"] = result.correct
@@ -220,12 +223,36 @@ def allowed(data: dict[str, Any], *, ack: bool = False) -> dict[str, Any]:
     return data
 
 
-def mine_html(kind: str, answer: Any) -> str | None:
-    """Return a trainee's own answer drawn (no verdict), or None before they answer."""
+def mine_html(kind: str, answer: Any, hand_id: int,
+              question: dict[str, Any] | None = None) -> str | None:
+    """Return a trainee's own answer drawn (no verdict), or None before they answer. A kind
+    whose class.html has a ``mine(q, answer)`` macro draws it with the hand's question
+    (a settled table names its seats): ``question``, else the hand's, kept per app."""
     if answer is None:
         return None
+
+    def question_of() -> dict[str, Any] | None:
+        return question if question is not None else hand_question(hand_id)
+
     return render_template("classroom/_mine.html", kind=kind, answer=answer,
-                           **template_globals())
+                           question_of=question_of, **template_globals())
+
+
+def hand_question(hand_id: int, question: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Return (and keep, per app) a hand's question as a page draws it: ``question`` when the
+    caller has it, else read once (``shown_question_of``). A hand never changes once dealt."""
+    kept: OrderedDict[int, dict[str, Any]] = current_app.extensions.setdefault(
+        _QUESTIONS, OrderedDict())
+    found = question if question is not None else kept.get(hand_id)
+    if found is None:
+        found = classroom.shown_question_of(hand_id)
+        if found is None:
+            return None
+    with _DRAWN_LOCK:
+        kept[hand_id] = found
+        while len(kept) > DRAWN_HANDS:
+            kept.popitem(last=False)
+    return found
 
 
 def instructor_json(view: classroom.InstructorView, token: str) -> dict[str, Any]:

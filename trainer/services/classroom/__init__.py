@@ -24,6 +24,7 @@ from trainer.services.classroom.dealing import (
     deal,
     next_hand,
     typed_question,
+    warm_dealing,
     weakest_rules,
 )
 from trainer.services.classroom.rows import (
@@ -69,6 +70,7 @@ from trainer.services.classroom.views import (
     class_summary,
     instructor_view,
     rule_skill,
+    shown_question_of,
     trainee_view,
 )
 
@@ -81,6 +83,6 @@ __all__ = [
     "end_class",
     "get_class", "group_context", "held_number", "instructor_token", "instructor_view", "join", "lock",
     "next_hand", "offer_for", "poll", "reveal", "roster", "rule_skill", "running_class_of",
-    "set_timer", "start_class", "touch", "trainee_token", "trainee_view", "typed_question",
-    "weakest_rules",
+    "set_timer", "shown_question_of", "start_class", "touch", "trainee_token", "trainee_view",
+    "typed_question", "warm_dealing", "weakest_rules",
 ]

@@ -33,6 +33,7 @@ from trainer.services.classroom.rows import (
     current_hand,
     hand_context,
     running_class,
+    shown_question,
 )
 
 LOCKED = N_("The answers to this hand are locked.")
@@ -55,12 +56,15 @@ def deliver(hand_id: int, user_id: int, now: datetime) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Ack:
-    """An answer taken: its hand, the answer as stored, how often it was changed."""
+    """An answer taken: its hand (number, kind, row id and question as a page draws it),
+    the answer as stored, how often it was changed."""
 
     number: int
     kind: str
     answer: dict[str, Any]
     changes: int
+    hand_id: int
+    question: dict[str, Any]
 
 
 def answer(row: PollRow, user_id: int, number: object, given: Any) -> Ack:
@@ -100,9 +104,9 @@ def answer(row: PollRow, user_id: int, number: object, given: Any) -> Ack:
         .values(answer=stored, answered_at=now, changes=ClassAnswer.changes + 1)
         .returning(ClassAnswer.changes)
         .execution_options(synchronize_session=False)).scalar_one()
-    kind = hand.kind
+    kind, hand_id, shown = hand.kind, hand.id, shown_question(hand)
     commit_keeping_state()
-    return Ack(wanted, kind, stored, changes)
+    return Ack(wanted, kind, stored, changes, hand_id, shown)
 
 
 # --- driving the hand ------------------------------------------------------------------------

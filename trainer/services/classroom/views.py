@@ -299,3 +299,10 @@ def class_origin(attempt_id: int) -> ClassOrigin | None:
         return None
     context = row[4] if isinstance(row[4], dict) else {}
     return ClassOrigin(row[0], row[1], row[2], row[3], str(context.get("house_way", "")))
+
+
+def shown_question_of(hand_id: int) -> dict[str, Any] | None:
+    """Return a hand's question as a page draws it (no seed), or None: one statement."""
+    question = db.session.execute(select(ClassHand.question).where(
+        ClassHand.id == hand_id)).scalar_one_or_none()
+    return {k: v for k, v in question.items() if k != "seed"} if isinstance(question, dict) else None
