@@ -35,6 +35,18 @@ PROJECTOR = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
 # The trainees' devices: a phone, a tablet, and a phone that reloads mid-hand.
 SEATS = ("390x844", "768x1024", "390x844")
 WRONG_SEAT = 1
+# After a hand of each kind at random: two rows of cards (two hands compared, dealt for a
+# rule) and the largest table (six seats, typed in by the instructor).
+COMPARE_RULE = ("hand-reading", "reading.compare.five")
+SIX_SEATS = {
+    "banker.back:cards": "As Ad Kc Kd 2s", "banker.front:cards": "Qh Jh",
+    **{f"positions.{i}.{field}": value for i, seat in enumerate((
+        ("2", "3s 3h 5c 6d 8s", "9h 7c", "10"), ("3", "Th Tc 4d 4s 2c", "Ac 5h", "25"),
+        ("4", "Js Jd 8h 6c 4h", "Kh 9d", "5"), ("5", "Qs Qd 7s 5d 3d", "Ts 8c", "50"),
+        ("6", "9s 9c 6s 6h 2d", "Ah 7d", "15"), ("7", "4c 5s 7h 8d JK", "Qc Jc", "100")))
+       for field, value in zip(("seat:int", "back:cards", "front:cards", "bet_cents:money"), seat,
+                               strict=True)},
+}
 
 # The projector's fit: no scrolling either way, nothing cut off in the hand or the panel,
 # and its smallest card's height.
@@ -159,11 +171,24 @@ def test_a_live_class_dealt_answered_locked_and_revealed_in_one_browser(
             ".textContent.includes('3')")
 
         problems: list[str] = []
-        for number, kind in enumerate(kinds, start=1):
+        deals = [(kind, "random", kind) for kind in kinds] + [
+            (COMPARE_RULE[0], "rule", "compare"), ("settlement", "typed", "six-seats")]
+        for number, (kind, how, name) in enumerate(deals, start=1):
             teacher.select_option("#drive-kind", kind)
-            teacher.select_option("#drive-how", "random")
+            teacher.select_option("#drive-how", how)
             teacher.select_option("#drive-timer", "0")
-            _press(teacher, "deal")
+            if how == "rule":
+                teacher.select_option(f'.drive-rule[data-for-kind="{kind}"] select', COMPARE_RULE[1])
+            if how == "typed":
+                typed = teacher.locator(f'[data-typed][data-for-kind="{kind}"]')
+                for field, value in SIX_SEATS.items():
+                    typed.locator(f'input[name="{field}"]').fill(value)
+                teacher.screenshot(path=str(SHOTS / f"{lang}-typed-form-1920x1080.png"))
+                teacher.click('#drive [data-act="deal"]')
+                # Dealt once, the form closes: the room sees the table.
+                teacher.wait_for_selector(f'[data-typed][data-for-kind="{kind}"]', state="hidden")
+            else:
+                _press(teacher, "deal")
             teacher.wait_for_selector(f'.projector-title[data-number="{number}"]')
             for seat in seats:
                 seat.wait_for_selector(f'#question .q[data-position="{number}"]')
@@ -175,8 +200,8 @@ def test_a_live_class_dealt_answered_locked_and_revealed_in_one_browser(
                 _answer_in_page(seat, wrong if i == WRONG_SEAT else right)
                 seat.wait_for_selector("#mine .class-mine-line")
             teacher.wait_for_selector('#class-count[data-answered="3"]')
-            if number == 1:
-                _projector_at(teacher, "1920x1080", f"{lang}-{kind}-open", problems)
+            if number == 1 or how == "typed":
+                _projector_at(teacher, "1280x720", f"{lang}-{name}-open", problems)
             # What the room sees (the drive's rule list below is the instructor's own).
             no_json_and_no_rule_id(teacher.inner_html(".projector-stage"), [rule_id])
             _press(teacher, "lock")
@@ -191,30 +216,30 @@ def test_a_live_class_dealt_answered_locked_and_revealed_in_one_browser(
             for i, seat in enumerate(seats):
                 seat.wait_for_selector("#result .verdict")
                 verdict = seat.get_attribute("#result .verdict", "data-correct")
-                assert verdict == ("no" if i == WRONG_SEAT else "yes"), (kind, i)
+                assert verdict == ("no" if i == WRONG_SEAT else "yes"), (name, i)
             no_json_and_no_rule_id(teacher.inner_html(".projector-stage"), [rule_id])
             for size in PROJECTOR:
-                _projector_at(teacher, size, f"{lang}-{kind}", problems)
+                _projector_at(teacher, size, f"{lang}-{name}", problems)
             # Names hidden for the room, with the key; shown again.
             assert teacher.evaluate(NAMES_SEEN)
             _press(teacher, "names")
             assert not teacher.evaluate(NAMES_SEEN)
             if number == 1:
-                teacher.screenshot(path=str(SHOTS / f"{lang}-{kind}-projector-1280x720-no-names.png"))
+                teacher.screenshot(path=str(SHOTS / f"{lang}-{name}-projector-1280x720-no-names.png"))
             _press(teacher, "names")
             assert teacher.evaluate(NAMES_SEEN)
             for i, seat in enumerate(seats[:2]):
                 overflow = seat.evaluate(OVERFLOW)
                 if overflow:
-                    problems.append(f"{lang} {kind} trainee at {SEATS[i]} overflows: {overflow[:3]}")
+                    problems.append(f"{lang} {name} trainee at {SEATS[i]} overflows: {overflow[:3]}")
                 no_json_and_no_rule_id(seat.inner_html("#question") + seat.inner_html("#mine"), [])
-                seat.screenshot(path=str(SHOTS / f"{lang}-{kind}-trainee-{SEATS[i]}.png"),
+                seat.screenshot(path=str(SHOTS / f"{lang}-{name}-trainee-{SEATS[i]}.png"),
                                 full_page=True)
         assert not problems, problems
 
         teacher.click("#end-class")
         teacher.wait_for_selector("#class-hands")
-        assert teacher.locator("#class-hands tbody tr").count() == len(kinds)
+        assert teacher.locator("#class-hands tbody tr").count() == len(deals)
         for seat in seats:
             seat.wait_for_selector("#class-home:not([hidden])")
         assert not errors, errors

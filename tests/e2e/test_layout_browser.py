@@ -174,7 +174,9 @@ def _issued(app: Flask, session_id: int, position: int) -> dict[str, Any]:
 def _answer(page: Any, question: dict[str, Any], kind: str) -> None:
     """Answer the question on screen with the drill's probe answer, as drills.js would send it."""
     question.pop("_context")
-    answer = DRILLS[kind].probe(question)
+    drill = DRILLS[kind]
+    typed = drill.read_question({k: v for k, v in question.items() if k != "context"})
+    answer = drill.answer_json(drill.probe(typed))
     page.evaluate(
         """async (answer) => {
           const root = document.getElementById("drill");
