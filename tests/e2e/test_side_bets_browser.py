@@ -11,6 +11,8 @@ from flask import Flask
 from e2e.conftest import shot, sign_in
 from trainer.cli.accounts import DEMO_GROUP
 from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills.context import preset_way
+from trainer.engine.drills.kinds.round.grade import side_keys
 from trainer.engine.game import deal_hand
 from trainer.engine.side_bets import BonusCategory, bonus_category, load_table
 from trainer.extensions import db
@@ -48,11 +50,11 @@ def step(app: Flask, sid: int, position: int) -> tuple[dict[str, Any], dict[str,
 
 def envy_round_seed(house_way: str) -> int:
     """A Fortune round whose settle step pays a bonus and an envy (found by the engine's key)."""
-    ctx = DrillContext(house_way=house_way, profile="nevada-fortune")
+    ctx = DrillContext(way=preset_way(house_way), profile="nevada-fortune")
     drill = get_drill("round")
     for seed in range(2000):
         q = drill.at_step(new_question("round", seed, ctx), 2, ctx)
-        keys = drill.side_keys(q, ctx)
+        keys = side_keys(q, ctx)
         if any(k["bonus"]["win_cents"] for k in keys) and any(k["envy"]["paid_cents"] for k in keys):
             return seed
     raise AssertionError("no seed")
