@@ -119,9 +119,10 @@ def test_a_timed_my_mistakes_session_answered_with_one_constant_answer_does_not_
     assert "My mistakes is practice only" in play
     assert "My mistakes, timed (practice only)" in play
 
-    # The trainee reads no "ready for the exam", and the session as mistakes practice.
+    # The trainee reads no "criteria met: ready for the exam" (the forecast of practice that
+    # adapts may say when they will be), and the session as mistakes practice.
     home = client.get("/").get_data(as_text=True)
-    assert "ready for the exam" not in home
+    assert "Criteria met: ready for the exam" not in home
     assert "My mistakes, timed (practice only)" in home
     results = client.get("/results").get_data(as_text=True)
     assert "My mistakes, timed (practice only)" in results

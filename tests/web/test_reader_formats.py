@@ -34,6 +34,16 @@ SIGN_BEFORE = re.compile(rf"(?:US\$|R\$|\$){SPACE}?[\d.,{SPACE[1:-1]}]*?(\d[.,]\
 CELL = re.compile(r'<(?:td class="num[^"]*"|dd)>\s*(\d+[.,]\d{1,2})\s*<')
 
 
+
+def probe_json(kind: str, question: dict[str, Any]) -> dict[str, Any]:
+    """Return the kind's probe answer to a stored question, as the browser sends it (JSON)."""
+    from trainer.engine.drills import DRILLS
+
+    drill = DRILLS[kind]
+    typed = drill.read_question({k: v for k, v in question.items() if k != "context"})
+    answer: dict[str, Any] = drill.answer_json(drill.probe(typed))
+    return answer
+
 def text_of(page: str) -> str:
     """A page's words as read: tags, scripts and attributes dropped, entities read."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
@@ -56,14 +66,13 @@ def _set_language(app: Flask, user_id: int, lang: str) -> None:
 def _play(app: Flask, client: FlaskClient, kind: str, answers: int) -> tuple[int, list[str]]:
     """Answer ``answers`` questions of a timed session with the engine's probe answer; return
     the session's id and each feedback's HTML."""
-    from trainer.engine.drills import DRILLS
 
     session_id = start(client, kind, mode="practice")
     feedback = []
     for position in range(1, answers + 1):
         assert fetch_question(client, session_id).status_code == 200
         question, _context = issued(app, session_id, position)
-        reply = send_answer(client, session_id, position, DRILLS[kind].probe(question))
+        reply = send_answer(client, session_id, position, probe_json(kind, question))
         assert reply.status_code == 200, reply.get_data(as_text=True)
         feedback.append(reply.get_json()["html"])
     return session_id, feedback
@@ -146,7 +155,6 @@ def test_settlement_keys_are_the_initials_of_the_language_s_own_words(
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_round_keys_are_the_initials_of_take_and_pay_in_the_language(
         app: Flask, client: FlaskClient, trainee: Any, lang: str) -> None:
-    from trainer.engine.drills import DRILLS
 
     _set_language(app, trainee.id, lang)
     login(client, trainee)
@@ -154,7 +162,7 @@ def test_round_keys_are_the_initials_of_take_and_pay_in_the_language(
     for position in (1, 2):  # the action and the banker's hand
         fetch_question(client, session_id)
         question, _context = issued(app, session_id, position)
-        assert send_answer(client, session_id, position, DRILLS["round"].probe(question)).status_code == 200
+        assert send_answer(client, session_id, position, probe_json("round", question)).status_code == 200
     page = html.unescape(fetch_question(client, session_id).get_json()["html"])
     take = re.search(r'data-take="\d+">([^<]*?) <kbd aria-hidden="true">([^<]*)</kbd>', page)
     pay = re.search(r'data-pay="\d+">([^<]*?) <kbd aria-hidden="true">([^<]*)</kbd>', page)
@@ -179,7 +187,6 @@ def _keyed_buttons(page: str) -> list[tuple[str, str, str]]:
 def _questions(app: Flask, client: FlaskClient, kind: str, wanted: int) -> list[str]:
     """The question pages of a practice session, answered with the probe answer, until
     ``wanted`` different modes (hand reading: naming and comparing) have been seen."""
-    from trainer.engine.drills import DRILLS
 
     session_id = start(client, kind, mode="practice")
     pages: dict[str, str] = {}
@@ -189,7 +196,7 @@ def _questions(app: Flask, client: FlaskClient, kind: str, wanted: int) -> list[
         pages.setdefault(str(question.get("mode")), page)
         if len(pages) == wanted:
             break
-        assert send_answer(client, session_id, position, DRILLS[kind].probe(question)).status_code == 200
+        assert send_answer(client, session_id, position, probe_json(kind, question)).status_code == 200
     assert len(pages) == wanted, f"{kind}: modes seen {sorted(pages)}"
     return list(pages.values())
 
