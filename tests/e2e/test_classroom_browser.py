@@ -18,6 +18,7 @@ from flask import Flask
 from web.classroom_room import _right, class_kinds
 from web.wrong_answers import no_json_and_no_rule_id
 
+from e2e import test_wrong_answers_browser as answering
 from e2e.conftest import ARTIFACTS, sign_in
 from e2e.test_layout_browser import OVERFLOW, SETTLE
 from e2e.test_wrong_answers_browser import _answer_in_page
@@ -129,8 +130,12 @@ def _projector_at(page: Any, size: str, name: str, problems: list[str]) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_live_class_dealt_answered_locked_and_revealed_in_one_browser(
-        app: Flask, live_server: str, browser_context: Any, lang: str) -> None:
+        app: Flask, live_server: str, browser_context: Any, lang: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    # Amounts typed as a reader of the language types them: 23,75 in Spanish.
+    decimal = {"en": ".", "es": ","}[lang]
+    monkeypatch.setattr(answering, "_typed", lambda cents: f"{cents // 100}{decimal}{cents % 100:02d}")
     group_id = _people(app, lang)
     kinds = class_kinds(app)
     browser = browser_context.browser
@@ -183,7 +188,8 @@ def test_a_live_class_dealt_answered_locked_and_revealed_in_one_browser(
                 typed = teacher.locator(f'[data-typed][data-for-kind="{kind}"]')
                 for field, value in SIX_SEATS.items():
                     typed.locator(f'input[name="{field}"]').fill(value)
-                teacher.screenshot(path=str(SHOTS / f"{lang}-typed-form-1920x1080.png"))
+                teacher.set_viewport_size({"width": 1280, "height": 720})
+                teacher.screenshot(path=str(SHOTS / f"{lang}-typed-form-1280x720.png"))
                 teacher.click('#drive [data-act="deal"]')
                 # Dealt once, the form closes: the room sees the table.
                 teacher.wait_for_selector(f'[data-typed][data-for-kind="{kind}"]', state="hidden")

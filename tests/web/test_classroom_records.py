@@ -170,3 +170,46 @@ def test_the_class_summary_lists_each_hand_its_share_right_and_who_erred(
     # The instructor's start page links the class's summary.
     start = room.staff.get(f"/class/groups/{room.group_id}").get_data(as_text=True)
     assert f"/class/{room.class_id}/summary" in start
+
+
+def test_a_lock_updates_each_answering_trainees_learning_state_once(room: Room, app: Any) -> None:
+    """Practice that adapts (issue 30): the class's answers are reviewed at the lock, in its
+    transaction (not at the answer: nobody saw a grade before), each trainee's skill once;
+    a trainee who gave no answer has no review."""
+    from trainer.engine.learning.keys import skill_id
+    from trainer.models import SkillMemory
+    from trainer.services import learning
+
+    kind = class_kinds(app)[0]
+    room.start()
+    for seat in range(3):
+        room.join(seat)
+    number = room.deal(kind).get_json()["number"]
+    room.answer(0, number, room.right_answer(number))
+    room.answer(1, number, room.wrong_answer(number))
+    ids = [t.id for t in room.trainees]
+
+    def memories() -> dict[int, list[tuple[str, int, int]]]:
+        with app.app_context():
+            rows = db.session.execute(db.select(
+                SkillMemory.user_id, SkillMemory.skill, SkillMemory.reviews, SkillMemory.lapses)
+                .where(SkillMemory.kind == kind)).all()
+        return {uid: sorted((s, r, la) for u, s, r, la in rows if u == uid) for uid in ids}
+
+    assert memories() == {uid: [] for uid in ids}  # answers alone review nothing
+    room.drive("lock")
+    rule = room.hand(number)["rule_id"]
+    with app.app_context():
+        attempts = {a.user_id: a for a in db.session.execute(db.select(Attempt)).scalars()}
+        skills = {uid: a.rule_id for uid, a in attempts.items()}
+    assert set(attempts) == set(ids[:2]) and set(skills.values()) == {rule}
+    skill = skill_id(rule)
+    after = memories()
+    assert after[ids[0]] == [(skill, 1, 0)]
+    assert after[ids[1]] == [(skill, 1, 1)]  # a miss is a lapse
+    assert after[ids[2]] == []
+    with app.app_context():
+        assert learning.bring_up_to_date(ids) == 0  # reviewed at the lock, not again
+    # The reveal records nothing more.
+    room.drive("reveal")
+    assert memories() == after

@@ -21,6 +21,7 @@ from trainer.engine.messages import N_, Message
 from trainer.extensions import commit_keeping_state, db
 from trainer.models import Attempt, ClassAnswer, ClassHand, DrillSession, LiveClass, utcnow
 from trainer.models.types import bounded_int
+from trainer.services import learning
 from trainer.services.classroom.rows import (
     CLASS_DEALT,
     GRACE,
@@ -167,8 +168,9 @@ def _record(live: LiveClass, hand: ClassHand, now: datetime) -> None:
     db.session.flush()  # one flush gives every attempt its id
     for row, attempt in zip(given, recorded, strict=True):
         row.attempt_id = attempt.id
-    # Practice that adapts (issue 30), once it lands, updates each trainee's learning state
-    # here, from ``recorded``: the class's answers count at the lock, like a drill's.
+    # Practice that adapts (issue 30): the class's answers update each trainee's learning
+    # state here, at the lock, in its transaction (before it, nobody saw a grade).
+    learning.record_class_attempts(recorded)
 
 
 def _class_sessions(live: LiveClass, hand: ClassHand, context: Any,
