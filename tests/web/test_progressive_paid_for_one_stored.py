@@ -8,6 +8,7 @@ graded, sentences included, while a session started now grades by the new rule.
 """
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Any
 
@@ -16,10 +17,12 @@ from flask import Flask
 
 from trainer.engine.cards import parse_cards
 from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills.codec import to_json
 from trainer.engine.side_bets import bonus_category, load_table
 from trainer.extensions import db
 from trainer.models import Attempt
 from trainer.services import drills as drill_service
+from trainer.services.drills import sessions as sessions_module
 from trainer.services.group_settings import GroupSettings
 
 PROGRESSIVE = "nevada-progressive"
@@ -62,9 +65,17 @@ def test_attempt_graded_before_keeps_its_grade(app: Flask, trainee: Any,
         data.pop("side_bet_rules", None)
         return data
 
+    # And it dealt its questions under those rules (version 1): the services build the
+    # context once and deal from it, so the fake old session is built under version 1 too.
+    built = sessions_module.build
+
+    def built_before(*args: Any, **kwargs: Any) -> DrillContext:
+        return dataclasses.replace(built(*args, **kwargs), side_bet_rules=1)
+
     with app.app_context():
         with monkeypatch.context() as before:
             before.setattr(DrillContext, "as_dict", as_stored_before)
+            before.setattr(sessions_module, "build", built_before)
             old_id, old_result = _answered(trainee)
         old = db.session.get(Attempt, old_id)
         assert "side_bet_rules" not in old.question["context"]
@@ -73,9 +84,11 @@ def test_attempt_graded_before_keeps_its_grade(app: Flask, trainee: Any,
         assert "and the bet stays" in str(graded_then.explanation)
         # Re-graded now, it is graded exactly as it was: the answer, the rule and the words.
         again = drill_service.regrade(old)
-        assert (again.correct, again.rule_id, again.correct_answer, again.parts) == (
-            graded_then.correct, graded_then.rule_id, graded_then.correct_answer,
-            graded_then.parts)
+        # The replay gives the key as the row stores it (JSON); the answer gave it typed.
+        assert (again.correct, again.rule_id, to_json(again.correct_answer),
+                to_json(list(again.parts))) == (
+            graded_then.correct, graded_then.rule_id, to_json(graded_then.correct_answer),
+            to_json(list(graded_then.parts)))
         assert str(again.explanation) == str(graded_then.explanation)
         assert drill_service.replay_question(old) == {
             k: v for k, v in old.question.items() if k != "context"}
@@ -85,7 +98,8 @@ def test_attempt_graded_before_keeps_its_grade(app: Flask, trainee: Any,
         new = db.session.get(Attempt, new_id)
         assert new.question["context"]["side_bet_rules"] == 2
         assert new.question["payment"] == "for-one"
-        assert new_result.grade.correct_answer == graded_then.correct_answer  # the same amount paid
+        # The same amount paid.
+        assert to_json(new_result.grade.correct_answer) == to_json(graded_then.correct_answer)
         words = str(drill_service.regrade(new).explanation)
         assert "for 1" in words and "collected when the cards were dealt, is not returned" in words
         assert "the bet stays" not in words
