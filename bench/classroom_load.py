@@ -15,8 +15,9 @@ does; it answers each hand a think time after it first saw it (from the hand's o
 HTML: two of the seven cards, or one of the choices), and one device in five changes its
 answer once. The projector polls ``/class/<id>/live`` beside them. The instructor deals
 ``--hands`` hands in pairs of a kind (``deal`` a kind, then ``next``), waits for every
-answer, locks, reveals; after each action it waits until every device holds the new
-state. An action's update time runs from the instructor's request to the moment the
+answer, locks, reveals, talks over it for ``--pause`` seconds; after each action it waits
+until every device holds the new state. The pace (``--think 5 --pause 3``: a hand about
+every 12 s) is a brisk class; ``--think 2.5 --pause 0.5`` (a hand every 6.5 s) a stress. An action's update time runs from the instructor's request to the moment the
 last device's poll brought the new state (hand number and state).
 
 It prints ONE JSON line: ``devices``, ``hands``, ``answers_sent`` (hands a device had
@@ -434,8 +435,10 @@ def main() -> int:
                         help="a server's URL; twice for two servers (devices split between them)")
     parser.add_argument("--server-pid", type=int, action="append", default=None,
                         help="a gunicorn master's pid (default: found by the URLs' ports)")
-    parser.add_argument("--think", type=float, default=2.5,
+    parser.add_argument("--think", type=float, default=5.0,
                         help="a device answers 0.3 s to this many seconds after it saw the hand")
+    parser.add_argument("--pause", type=float, default=3.0,
+                        help="seconds the instructor talks over a revealed hand before the next")
     parser.add_argument("--timeout", type=float, default=15.0,
                         help="how long the instructor waits for every device to hold a change")
     parser.add_argument("--kinds", default=",".join(KINDS))
@@ -500,7 +503,7 @@ def main() -> int:
         act("lock", {}, number, "locked")
         time.sleep(0.3)
         act("reveal", {}, number, "revealed")
-        time.sleep(0.5)
+        time.sleep(args.pause)
     wall = time.monotonic() - started
     room.stop.set()
     cpu_after = cpu_seconds(server)
@@ -531,7 +534,7 @@ def main() -> int:
         "client_cpu_s": round(sum(mine_after[:4]) - sum(mine_before[:4]), 1),
         "loadavg_before": load_before, "loadavg_after": load_after,
         "worker_rss_mb": round(max((rss_mb(p) for p in workers), default=0.0), 1),
-        "seed": args.seed, "class_id": class_id,
+        "think_s": args.think, "pause_s": args.pause, "seed": args.seed, "class_id": class_id,
     }
     print(json.dumps(result))
     ok = (result["lost"] == 0 and result["doubled"] == 0 and result["p95_update_ms"] <= 1000

@@ -54,7 +54,9 @@ SIX_SEATS = {
 FIT = """() => {
   const root = document.documentElement;
   const cards = Array.from(document.querySelectorAll("#projector-hand .card"));
-  const cut = (el) => el.scrollHeight - el.clientHeight;
+  // scrollHeight and clientHeight are whole pixels of fractional layout boxes: a
+  // difference of one pixel is their rounding, not a line cut off.
+  const cut = (el) => Math.max(0, el.scrollHeight - el.clientHeight - 1);
   return {
     scrollX: root.scrollWidth - root.clientWidth,
     scrollY: root.scrollHeight - window.innerHeight,
