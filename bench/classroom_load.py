@@ -17,7 +17,8 @@ answer once. The projector polls ``/class/<id>/live`` beside them. The instructo
 ``--hands`` hands in pairs of a kind (``deal`` a kind, then ``next``), waits for every
 answer, locks, reveals, talks over it for ``--pause`` seconds; after each action it waits
 until every device holds the new state. The pace (``--think 5 --pause 3``: a hand about
-every 12 s) is a brisk class; ``--think 2.5 --pause 0.5`` (a hand every 6.5 s) a stress. An action's update time runs from the instructor's request to the moment the
+every 12 s) is a brisk class; ``--think 2.5 --pause 0.5`` (a hand every 6.5 s) a stress.
+An action's update time runs from the instructor's request to the moment the
 last device's poll brought the new state (hand number and state).
 
 It prints ONE JSON line: ``devices``, ``hands``, ``answers_sent`` (hands a device had

@@ -61,7 +61,13 @@ FIT = """() => {
     scrollX: root.scrollWidth - root.clientWidth,
     scrollY: root.scrollHeight - window.innerHeight,
     handCut: cut(document.getElementById("projector-hand")),
-    panelCut: cut(document.getElementById("projector-panel")),
+    // The panel may scroll in itself for a large class; what the room reads in it (the
+    // count, and once revealed who was right with what) must be in view.
+    panelCut: (() => {
+      const panel = document.getElementById("projector-panel").getBoundingClientRect();
+      const seen = document.querySelector("#class-reveal") || document.querySelector("#class-count");
+      return seen ? Math.max(0, seen.getBoundingClientRect().bottom - panel.bottom) : 0;
+    })(),
     cardMin: cards.length ? Math.min(...cards.map((c) => c.getBoundingClientRect().height)) : 0,
     cards: cards.length,
     height: window.innerHeight,
@@ -121,7 +127,7 @@ def _projector_at(page: Any, size: str, name: str, problems: list[str]) -> None:
     if fit["scrollX"] > 0 or fit["scrollY"] > 0:
         problems.append(f"{name} at {size} scrolls: {fit}")
     if fit["handCut"] > 0 or fit["panelCut"] > 0:
-        problems.append(f"{name} at {size}: the hand or the panel is cut off: {fit}")
+        problems.append(f"{name} at {size}: the hand or the panel's answers are cut off: {fit}")
     if fit["cards"] and fit["cardMin"] < height / 10:
         problems.append(f"{name} at {size}: a card {fit['cardMin']:.0f} px < {height / 10:.0f} px")
     overflow = page.evaluate(OVERFLOW)

@@ -86,7 +86,7 @@ def test_every_csv_export_neutralises_formula_cells(app, hostile_records):
     checked = 0
     for route in routes:
         ids = {"class_id": hostile_records["class"]}
-        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids.get(m.group(1), group)), route)
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m, ids=ids: str(ids.get(m.group(1), group)), route)
         for client in clients.values():
             response = client.get(path + "?period=all")
             if response.status_code != 200:
