@@ -180,3 +180,21 @@ def test_the_rating_time_is_the_criterion_time_else_the_groups_median(
     rating.forget()
     later = drill_service.start_session(trainee.id, "action", "practice")
     assert db.session.get(DrillSession, later).rating_time_ms == 16_000  # the median of 22
+
+
+def test_an_answer_reads_its_own_skills_record_out_of_the_aggregate_as_splitting_it_would() -> None:
+    """``record_in`` finds one skill's record in the answer statement's aggregate text
+    without splitting the others; it must agree with ``split_aggregate`` on every key,
+    including a skill whose id is the tail of another's, and on keys that are absent."""
+    rng = random.Random(7)
+    sep, field = records.RECORD_SEPARATOR, records.FIELD_SEPARATOR
+    for _ in range(300):
+        keys = {SkillKey("house-way", rng.choice(["9.4", "19.4", "9", "a9.4", "pair"]),
+                         rng.choice(["", "classic", "sic"]), rng.choice(["", "d1", "1"]))
+                for _ in range(rng.randrange(0, 6))}
+        text = sep.join(field.join((k.skill, k.way, k.digest, f'{{"n":{i}}}'))
+                        for i, k in enumerate(sorted(keys, key=str)))
+        split = records.split_aggregate("house-way", text or None)
+        for probe in keys | {SkillKey("house-way", "9.4", "classic", "d1"),
+                             SkillKey("house-way", "4", "", "")}:
+            assert records.record_in(text or None, probe) == split.get(probe)

@@ -17,13 +17,20 @@ currency sign of its own.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
 
 from babel import Locale
-from babel.numbers import format_currency, format_decimal, get_currency_symbol
+from babel.numbers import (
+    format_currency,
+    format_decimal,
+    get_currency_symbol,
+    get_decimal_symbol,
+    get_minus_sign_symbol,
+)
 from flask import g, has_request_context, request
 from flask.ctx import _AppCtxGlobals
 from flask_babel import get_locale
@@ -208,5 +215,21 @@ def number(value: Any, digits: int | None = None, grouped: bool = True) -> str:
         return "—"
     if digits is None:
         return format_decimal(value, locale=language())
-    pattern = ("#,##0" if grouped else "0") + ("." + "0" * digits if digits > 0 else "")
+    if not grouped:
+        return _ungrouped(round(float(value), digits), digits, language())
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
     return format_decimal(round(float(value), digits), format=pattern, locale=language())
+
+
+@cache
+def _signs(locale_code: str) -> tuple[str, str]:
+    return str(get_decimal_symbol(locale_code)), str(get_minus_sign_symbol(locale_code))
+
+
+def _ungrouped(value: float, digits: int, locale_code: str) -> str:
+    """Write ``value`` (already rounded) with ``digits`` decimals and no thousands sign, as
+    Babel's "0.0" pattern would in ``locale_code`` (the five languages write Latin digits),
+    without Babel's pattern machinery: an answer's time is written this way on every answer."""
+    point, minus = _signs(locale_code)
+    text = f"{abs(value):.{digits}f}".replace(".", point)
+    return minus + text if math.copysign(1.0, value) < 0 else text

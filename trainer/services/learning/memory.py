@@ -39,6 +39,7 @@ from trainer.services.learning import rating as rating_time
 from trainer.services.learning.records import (
     Memory,
     memories_of,
+    record_in,
     replace_all,
     review_one,
     reviewed,
@@ -48,16 +49,17 @@ from trainer.services.learning.records import (
 
 class Reviewed:
     """An answer's review: its skill's memory after it, and the others its statement read
-    (read from their JSON only when asked for: a targeted session's next question)."""
+    (split and read from their JSON only when asked for: a targeted session's next question)."""
 
-    def __init__(self, key: SkillKey, memory: Memory, others: Mapping[SkillKey, str]) -> None:
+    def __init__(self, key: SkillKey, memory: Memory, aggregate: str | None) -> None:
         self.key = key
         self.memory = memory
-        self.others = others
+        self.aggregate = aggregate
 
     def all(self) -> dict[SkillKey, Memory]:
         """Return every memory of the kind the answer's statement read, this review's included."""
-        found = {k: Memory.from_json(k, text) for k, text in self.others.items() if k != self.key}
+        others = split_aggregate(self.key.kind, self.aggregate)
+        found = {k: Memory.from_json(k, text) for k, text in others.items() if k != self.key}
         found[self.key] = self.memory
         return found
 
@@ -67,12 +69,12 @@ def review_answer(*, user_id: int, kind: str, rule_id: str, house_way: str,
                   timed_out: bool, elapsed_ms: int, rating_ms: int | None,
                   when: datetime) -> Reviewed:
     """Review the skill an answer exercised, from the memories its statement read
-    (``aggregate``). One write, unless raced."""
-    stored = split_aggregate(kind, aggregate)
+    (``aggregate``; only its own skill's is read). One write, unless raced."""
     key = skill_key(kind, rule_id, house_way, rules_digest)
-    before = Memory.from_json(key, stored[key]) if key in stored else None
+    record = record_in(aggregate, key)
+    before = None if record is None else Memory.from_json(key, record)
     grade = rating(correct, timed_out, elapsed_ms, rating_ms)
-    return Reviewed(key, review_one(user_id, before, key, grade, when), stored)
+    return Reviewed(key, review_one(user_id, before, key, grade, when), aggregate)
 
 
 class _RatingTimes:

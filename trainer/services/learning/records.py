@@ -144,6 +144,23 @@ def split_aggregate(kind: str, text: str | None) -> dict[SkillKey, str]:
     return found
 
 
+def record_in(text: str | None, key: SkillKey) -> str | None:
+    """Return the record of ``key`` in ``aggregate_column``'s text (None: none), without
+    splitting the others (an answer reads only its own skill's)."""
+    if not text:
+        return None
+    head = FIELD_SEPARATOR.join((key.skill, key.way, key.digest)) + FIELD_SEPARATOR
+    if text.startswith(head):
+        start = len(head)
+    else:
+        at = text.find(RECORD_SEPARATOR + head)
+        if at < 0:
+            return None
+        start = at + 1 + len(head)
+    end = text.find(RECORD_SEPARATOR, start)
+    return text[start:] if end < 0 else text[start:end]
+
+
 def parse_aggregate(kind: str, text: str | None) -> dict[SkillKey, Memory]:
     """Read ``aggregate_column``'s text: the memories by skill."""
     return {key: Memory.from_json(key, record)
