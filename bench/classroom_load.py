@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import http.client
 import json
 import os
 import random
@@ -53,79 +52,34 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_kit import Browser, children, cpu_seconds, loadavg, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "class-load-pw-1"
 SUPERVISOR = "class-load-sup"
 GROUP = "Classroom load"
 KINDS = ("house-way", "foul-check", "hand-reading")
-CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 CARD = re.compile(r'data-card="([^"]+)"')
 CHOICE = re.compile(r"data-answer='([^']+)'")
 CLASS_ID = re.compile(r"/class/(\d+)$")
 
 
-class Client:
-    """A cookie-keeping HTTP client on one keep-alive connection (a device's browser)."""
+def signed_in(url: str, login: str) -> Browser:
+    """A device's browser on the server at ``url``, signed in as ``login``."""
+    client = Browser.at(url)
+    status = client.sign_in(login, PASSWORD)
+    if status != 302:
+        raise SystemExit(f"{login} could not sign in ({status})")
+    return client
 
-    def __init__(self, url: str) -> None:
-        parts = urlsplit(url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
-        self.cookies: dict[str, str] = {}
-        self.csrf = ""
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        """Send one request; return (status, headers, body). A dropped connection is opened
-        again once (a worker restarted, the keep-alive timed out)."""
-        sent = dict(headers or {})
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, body=body, headers=sent)
-                response = self.conn.getresponse()
-                data = response.read()
-                break
-            except (http.client.HTTPException, ConnectionError, TimeoutError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
-                if attempt:
-                    raise
-        for key, value in response.getheaders():
-            if key.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
-        return response.status, dict(response.getheaders()), data
-
-    def page(self, path: str) -> str:
-        """GET a page and keep its CSRF token."""
-        _, _, data = self.request("GET", path)
-        text = data.decode()
-        match = CSRF_META.search(text)
-        if match:
-            self.csrf = match.group(1)
-        return text
-
-    def form(self, path: str, fields: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
-        status, headers, _ = self.request(
-            "POST", path, urlencode({"csrf_token": self.csrf, **(fields or {})}).encode(),
-            {"Content-Type": "application/x-www-form-urlencoded"})
-        return status, headers
-
-    def post_json(self, path: str, payload: dict[str, Any]) -> tuple[int, Any]:
-        status, _, data = self.request("POST", path, json.dumps(payload).encode(),
-                                       {"Content-Type": "application/json",
-                                        "X-CSRFToken": self.csrf})
-        return status, json.loads(data) if data else None
-
-    def sign_in(self, login: str) -> None:
-        self.page("/auth/login")
-        status, _ = self.form("/auth/login", {"login": login, "password": PASSWORD})
-        if status != 302:
-            raise SystemExit(f"{login} could not sign in ({status})")
+def send_json(client: Browser, path: str, payload: dict[str, Any]) -> tuple[int, Any]:
+    """POST JSON; return the status and the reply read as JSON (None when empty)."""
+    status, _, data = client.post_json(path, payload)
+    return status, json.loads(data) if data else None
 
 
 # --- the accounts and the records, in the server's database ---------------------------------
@@ -234,13 +188,6 @@ def masters_of(pids: list[int]) -> list[int]:
     return [pid for pid in pids if parent(pid) not in pids]
 
 
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def tree(pids: list[int]) -> list[int]:
     """Return ``pids`` and all their descendants."""
     found: list[int] = []
@@ -253,18 +200,6 @@ def tree(pids: list[int]) -> list[int]:
     return found
 
 
-def cpu_seconds(pids: list[int]) -> dict[int, float]:
-    tick = os.sysconf("SC_CLK_TCK")
-    times = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        times[pid] = (int(fields[11]) + int(fields[12])) / tick
-    return times
-
-
 def rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -273,10 +208,6 @@ def rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
-
-
-def loadavg() -> list[float]:
-    return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
 
 
 # --- the room ----------------------------------------------------------------------------------
@@ -330,10 +261,9 @@ def answer_for(hand_html: str, rng: random.Random) -> dict[str, Any] | None:
 def device(room: Room, index: int, url: str, class_id: int, seed: int, think: float) -> None:
     """One trainee's tablet: sign in, join, poll, answer each hand (one in five changes it)."""
     rng = random.Random(seed * 1_000_003 + index)
-    client = Client(url)
-    client.sign_in(f"class-load{index}")
+    client = signed_in(url, f"class-load{index}")
     client.page("/class/")
-    status, _ = client.form(f"/class/{class_id}/join")
+    status, _, _ = client.post_form(f"/class/{class_id}/join")
     if status != 302:
         raise SystemExit(f"device {index} could not join ({status})")
     with room.lock:
@@ -352,9 +282,8 @@ def device(room: Room, index: int, url: str, class_id: int, seed: int, think: fl
             given = answer_for(hand["html"], rng)
             if given is not None:
                 sent = time.monotonic()
-                status, data = client.post_json(f"/class/{class_id}/answer",
-                                                {"hand": hand["number"], "answer": given,
-                                                 "token": token})
+                status, data = send_json(client, f"/class/{class_id}/answer",
+                                         {"hand": hand["number"], "answer": given, "token": token})
                 room.timed("answer", sent)
                 if status == 200 and data.get("token"):
                     token = data["token"]  # as classroom.js: up to date, nothing to ask
@@ -398,11 +327,11 @@ def device(room: Room, index: int, url: str, class_id: int, seed: int, think: fl
         next_poll = time.monotonic() + poll_ms / 1000
 
 
-def projector(room: Room, client: Client, class_id: int) -> None:
+def projector(room: Room, client: Browser, class_id: int) -> None:
     """The projector's poll beside the devices."""
     token = None
     while not room.stop.is_set():
-        headers = {"If-None-Match": f'"{token}"'} if token else {}
+        headers: dict[str, str] = {"If-None-Match": f'"{token}"'} if token else {}
         status, _, data = client.request("GET", f"/class/{class_id}/live", headers=headers)
         if status == 200:
             token = json.loads(data)["token"]
@@ -418,12 +347,6 @@ def wait_all(room: Room, number: int, state: str, timeout: float) -> dict[int, f
             return held
         time.sleep(0.02)
     return room.holding(number, state)
-
-
-def pct(values: list[float], p: float) -> float:
-    """Return the p-th percentile of ``values`` (the nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def main() -> int:
@@ -451,12 +374,11 @@ def main() -> int:
     if not masters:
         raise SystemExit("no server process listens on the URLs' ports: give --server-pid")
 
-    teacher = Client(args.url[0])
-    teacher.sign_in(SUPERVISOR)
+    teacher = signed_in(args.url[0], SUPERVISOR)
     teacher.page(f"/class/groups/{group_id}")
     class_id = start(teacher, group_id)
     if not _fresh(teacher, class_id):  # a class left running by an interrupted run
-        teacher.form(f"/class/{class_id}/end")
+        teacher.post_form(f"/class/{class_id}/end")
         class_id = start(teacher, group_id)
 
     room = Room(args.devices)
@@ -483,7 +405,7 @@ def main() -> int:
     def act(action: str, body: dict[str, Any], number: int, state: str) -> None:
         nonlocal missing
         sent = time.monotonic()
-        status, data = teacher.post_json(f"/class/{class_id}/{action}", body)
+        status, data = send_json(teacher, f"/class/{class_id}/{action}", body)
         room.timed("action", sent)
         if status != 200:
             raise SystemExit(f"{action} refused ({status}): {data}")
@@ -514,7 +436,7 @@ def main() -> int:
         thread.join(timeout=5)
     watcher.join(timeout=5)
     teacher.page(f"/class/{class_id}")
-    teacher.form(f"/class/{class_id}/end")
+    teacher.post_form(f"/class/{class_id}/end")
     workers = [pid for pid in tree(masters) if pid not in masters]
     recorded, doubled = records(class_id)
     acked = {(f"class-load{i}", n) for i, n in room.acked}
@@ -522,7 +444,7 @@ def main() -> int:
     result = {
         "devices": args.devices, "hands": args.hands, "answers_sent": len(acked),
         "answers_recorded": len(recorded), "lost": len(acked - recorded), "doubled": doubled,
-        "p95_update_ms": round(pct(updates, 95)), "poll_interval_ms": room.poll_ms,
+        "p95_update_ms": round(percentile(updates, 95)), "poll_interval_ms": room.poll_ms,
         "server_cpu_s": round(server_cpu, 1),
         "servers": len(args.url), "wall_s": round(wall, 1),
         "server_cpu_share_of_one_core": round(server_cpu / wall, 3),
@@ -530,7 +452,7 @@ def main() -> int:
         "updates_missing": missing, "answer_posts": room.answer_posts,
         "recorded_not_acknowledged": len(recorded - acked),
         "refused": room.refused[:5], "refusals": len(room.refused),
-        "request_ms_p50_p95": {what: [round(pct(v, 50), 1), round(pct(v, 95), 1), len(v)]
+        "request_ms_p50_p95": {what: [round(percentile(v, 50), 1), round(percentile(v, 95), 1), len(v)]
                                for what, v in room.took.items()},
         "client_cpu_s": round(sum(mine_after[:4]) - sum(mine_before[:4]), 1),
         "loadavg_before": load_before, "loadavg_after": load_after,
@@ -543,15 +465,15 @@ def main() -> int:
     return 0 if ok else 1
 
 
-def _fresh(client: Client, class_id: int) -> bool:
+def _fresh(client: Browser, class_id: int) -> bool:
     """Tell whether the class has no hand dealt yet (a new class, not one left running)."""
     status, _, data = client.request("GET", f"/class/{class_id}/live")
     return status == 200 and json.loads(data)["number"] == 0
 
 
-def start(client: Client, group_id: int) -> int:
+def start(client: Browser, group_id: int) -> int:
     """Start the group's class (or open the running one); return its id."""
-    _, headers = client.form(f"/class/groups/{group_id}/start")
+    _, headers, _ = client.post_form(f"/class/groups/{group_id}/start")
     found = CLASS_ID.search(headers.get("Location", ""))
     if found is None:
         raise SystemExit("the class could not be started")

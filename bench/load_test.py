@@ -43,8 +43,6 @@ import multiprocessing as mp
 import os
 import random
 import re
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,70 +50,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_kit import Browser, children, cpu_seconds, free_port, loadavg, percentile, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "load-test-pw-1"
-CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 CARD = re.compile(r'data-card="([^"]+)"')
-
-
-def free_port() -> int:
-    """Return a free TCP port on 127.0.0.1."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Browser:
-    """A minimal cookie-keeping HTTP client on one keep-alive connection."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.cookies: dict[str, str] = {}
-        self.csrf = ""
-
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict | None = None) -> tuple[int, dict, bytes]:
-        """Send one request and return (status, headers, body)."""
-        h = dict(headers or {})
-        if self.cookies:
-            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, body=body, headers=h)
-                resp = self.conn.getresponse()
-                data = resp.read()
-                break
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                if attempt:
-                    raise
-        for key, value in resp.getheaders():
-            if key.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
-        return resp.status, dict(resp.getheaders()), data
-
-    def get_token(self, path: str) -> None:
-        """GET a page and keep its CSRF token."""
-        _, _, data = self.request("GET", path)
-        match = CSRF_META.search(data.decode())
-        if match:
-            self.csrf = match.group(1)
-
-    def post_form(self, path: str, form: dict) -> tuple[int, dict, bytes]:
-        """POST a form with the CSRF token."""
-        body = urlencode({"csrf_token": self.csrf, **form}).encode()
-        return self.request("POST", path, body,
-                            {"Content-Type": "application/x-www-form-urlencoded"})
-
-    def post_json(self, path: str, payload: dict) -> tuple[int, dict, bytes]:
-        """POST JSON the way drills.js does, CSRF token in the header."""
-        return self.request("POST", path, json.dumps(payload).encode(),
-                            {"Content-Type": "application/json", "X-CSRFToken": self.csrf})
 
 
 def play(port: int, login: str, seconds: float, think: float, seed: int, out: list,
@@ -133,8 +74,7 @@ def play(port: int, login: str, seconds: float, think: float, seed: int, out: li
         if len(stats["error_samples"]) < 3:
             stats["error_samples"].append(what)
 
-    b.get_token("/auth/login")
-    status, _, _ = b.post_form("/auth/login", {"login": login, "password": PASSWORD})
+    status = b.sign_in(login, PASSWORD)
     if status != 302:
         fail(f"login {status}")
         out.append(stats)
@@ -143,7 +83,7 @@ def play(port: int, login: str, seconds: float, think: float, seed: int, out: li
     session_path = None
     while time.monotonic() < end:
         if session_path is None:
-            b.get_token("/drills/")
+            b.page("/drills/")
             status, headers, _ = b.post_form("/drills/house-way/start", {"mode": "timed"})
             location = headers.get("Location", "")
             if status != 302 or "/sessions/" not in location:
@@ -326,27 +266,6 @@ with engine.begin() as conn:
     subprocess.run([str(ROOT / ".venv/bin/python"), "-c", code], check=True)
 
 
-def children(pid: int) -> list[int]:
-    """Return the child process ids of ``pid`` (gunicorn's workers)."""
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def cpu_seconds(pids: list[int]) -> dict[int, float]:
-    """Return utime + stime of each live process, in seconds (/proc/<pid>/stat)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    times = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        times[pid] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return times
-
-
 def worker_memory_mb(master: int) -> list[tuple[float, float]]:
     """Return (resident now, peak resident) of each gunicorn worker, in MB."""
     found = []
@@ -358,12 +277,6 @@ def worker_memory_mb(master: int) -> list[tuple[float, float]]:
             continue
         found.append((int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024))
     return found
-
-
-def loadavg() -> tuple[float, float, float]:
-    """Return the 1, 5 and 15 minute load averages."""
-    one, five, fifteen = Path("/proc/loadavg").read_text().split()[:3]
-    return float(one), float(five), float(fifteen)
 
 
 class LoadSampler(threading.Thread):
@@ -380,24 +293,8 @@ class LoadSampler(threading.Thread):
 
 
 def pct(values: list[float], p: float) -> float:
-    """Return the p-th percentile of ``values`` in milliseconds."""
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
-    return values[k] * 1000
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Stop a process this bench started: SIGTERM, and SIGKILL if it has not ended in 30 s."""
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    """Return the p-th percentile of ``values`` (seconds) in milliseconds; NaN when none."""
+    return percentile(values, p, float("nan")) * 1000
 
 
 def run_once(args: argparse.Namespace, trainees: int) -> dict:

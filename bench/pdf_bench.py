@@ -36,7 +36,7 @@ from trainer import create_app
 from trainer.cli.accounts import DEMO_TRAINEE_PASSWORD, DEMO_TRAINEES, seed_demo
 from trainer.engine.house_way import preset_names
 from trainer.extensions import db
-from trainer.web import reference
+from trainer.web.platform import sheets
 
 CACHED = 20
 BUDGET_MS = 50
@@ -98,7 +98,7 @@ def _restarted_process(instance: str) -> int:
     def refuse(html: str) -> bytes:
         raise AssertionError("the restarted process printed a PDF")
 
-    reference.print_to_pdf = refuse  # type: ignore[assignment]
+    sheets.print_to_pdf = refuse  # type: ignore[assignment]
     print(json.dumps(_first_requests(_make_app(instance), preset_names())))
     return 0
 
@@ -112,13 +112,13 @@ def main() -> int:
     cache_dir = Path(instance) / "pdf-cache"
 
     printed: list[str] = []
-    original: Callable[[str], bytes] = reference.print_to_pdf
+    original: Callable[[str], bytes] = sheets.print_to_pdf
 
     def counting_print(html: str) -> bytes:
         printed.append(html[:40])
         return original(html)
 
-    reference.print_to_pdf = counting_print  # type: ignore[assignment]
+    sheets.print_to_pdf = counting_print  # type: ignore[assignment]
 
     app = _make_app(instance)
     with app.app_context():
@@ -128,7 +128,7 @@ def main() -> int:
     client = _signed_in(app)
     presets = preset_names()
     print(f"instance {instance}; {len(presets)} presets; {os.cpu_count()} CPUs; "
-          f"Chromium {reference.CHROMIUM}")
+          f"Chromium {sheets.CHROMIUM}")
 
     cold: dict[str, float] = {}
     sizes: dict[str, int] = {}

@@ -17,6 +17,8 @@ Figures go in docs/operations.md ("Cost of a question and an answer").
     .venv/bin/python bench/request_cost_bench.py N --language es  # a Spanish reader
     .venv/bin/python bench/request_cost_bench.py N --profile /tmp/answer.prof  # cProfile the
         # question and answer calls (one file each: question.prof, answer.prof)
+    .venv/bin/python bench/request_cost_bench.py N --fast-paths off  # the speed tweaks off
+        # (web/platform/fast_paths.py); or a list of those to keep: --fast-paths cards,translations
     DATABASE_URL=postgresql+psycopg://... .venv/bin/python bench/request_cost_bench.py
 """
 from __future__ import annotations
@@ -62,13 +64,18 @@ def main() -> None:
     parser.add_argument("--profile", default=None,
                         help="cProfile the question and answer calls into <stem>.question.prof and "
                              "<stem>.answer.prof (timings then include the profiler's cost)")
+    parser.add_argument("--fast-paths", default="on",
+                        help="the speed tweaks: on (the default), off, or the names of those to keep, "
+                             "comma-separated (docs/operations.md, \"Speed tweaks (issue 29)\")")
     args = parser.parse_args(sys.argv[1:])
+    fast: bool | list[str] = {"on": True, "off": False}.get(
+        args.fast_paths, [name for name in args.fast_paths.split(",") if name])
     pairs = args.pairs
     tmp = tempfile.mkdtemp(prefix="request-cost-")
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/bench.sqlite3"
     os.environ["TRAINER_INSTANCE_PATH"] = tmp
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench",
-                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1"})
+                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1", "FAST_PATHS": fast})
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -180,7 +187,8 @@ def main() -> None:
             served["healthz"].append(server[0])
             served_cpu["healthz"].append(server[1])
     print(f"database: {engine.dialect.name}; reader's language: {args.language or 'installation'}; "
-          f"{pairs} question+answer pairs after {WARMUP} warm-up")
+          f"{pairs} question+answer pairs after {WARMUP} warm-up; "
+          f"speed tweaks: {', '.join(app.extensions['fast_paths']) or 'none'}")
     for name, values in times.items():
         sql = f", SQL statements {sorted(counts[name])}" if name in counts else ""
         print(f"  {name:9s} {_median_p95(values)} over {len(values)}{sql}; "

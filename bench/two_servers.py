@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_test import PASSWORD, Browser, free_port, loadavg, pct, play
+from load_kit import Browser, free_port, loadavg, stop
+from load_test import PASSWORD, pct, play
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv/bin"
@@ -95,8 +95,7 @@ def start_server(env: dict, port: int, workers: int) -> subprocess.Popen:
 
 def sign_in(port: int, login: str) -> Browser:
     b = Browser(port)
-    b.get_token("/auth/login")
-    status, _, _ = b.post_form("/auth/login", {"login": login, "password": PASSWORD})
+    status = b.sign_in(login, PASSWORD)
     assert status == 302, (login, status)
     return b
 
@@ -106,7 +105,7 @@ def manager_checks(ports: list[int], out: dict) -> None:
     a, b = sign_in(ports[0], "two-boss"), sign_in(ports[1], "two-boss")
     ways = []
     for base, slug in (("trump-plaza", "sands-one"), ("foxwoods", "sands-two")):
-        a.get_token(f"/manager/house-ways/copy?from={base}")
+        a.page(f"/manager/house-ways/copy?from={base}")
         status, headers, _ = a.post_form(f"/manager/house-ways/copy?from={base}",
                                          {"slug": slug, "casino": f"{slug} casino"})
         assert status == 302, status
@@ -114,7 +113,7 @@ def manager_checks(ports: list[int], out: dict) -> None:
     statuses = []
     for way in ways:
         for browser in (a, b):
-            browser.get_token(f"/manager/house-ways/{way}/check")
+            browser.page(f"/manager/house-ways/{way}/check")
             status, _, _ = browser.post_form(f"/manager/house-ways/{way}/check", {})
             statuses.append(status)
     out["check_posts"] = statuses
@@ -234,13 +233,7 @@ with app.app_context():
     finally:
         sampling.set()
         for process in servers + workers:
-            process.send_signal(signal.SIGTERM)
-        for process in servers + workers:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
     report = python(envs["web-a"], """
 from collections import Counter
 from trainer import create_app

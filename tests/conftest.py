@@ -66,9 +66,9 @@ def app_config(database_url: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": database_url,
         # Still scrypt, at a cost that keeps the suite fast.
         "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
-        # Background jobs run in the calling thread before submit returns (services/jobs.py).
+        # Background jobs run in the calling thread before submit returns (services/jobs/).
         "JOB_RUNNER": "inline",
-        # No PDFs printed after every group-settings save or publish (web/pdf_jobs.py):
+        # No PDFs printed after every group-settings save or publish (web/platform/pdf_jobs.py):
         # inline, each would start Chromium; tests/web/test_job_workers.py turns it on.
         "PDF_PREPARE": False,
     }
@@ -208,6 +208,13 @@ def trainee(make_user: Any, group: int) -> Account:
 def admin(make_user: Any) -> Account:
     """Return an admin account."""
     return make_user(Role.ADMIN, login="boss")
+
+
+@pytest.fixture
+def ctx(app: Flask) -> Iterator[None]:
+    """Hold the app's context for the whole test (services called directly, as a view calls them)."""
+    with app.app_context():
+        yield
 
 
 @pytest.fixture(scope="session")

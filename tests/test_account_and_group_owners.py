@@ -45,8 +45,8 @@ ACCOUNT_VARIABLES = frozenset({"user", "trainee", "account", "admin", "manager",
                                "current_user"})
 SQL_WRITES = frozenset({"insert", "delete"})
 # The web's own audit entries: sign-ins, not changes of an account or a group.
-WEB_AUDIT_ENTRIES = {("web/auth.py", "sign-in.failed"), ("web/sessions.py", "sign-in"),
-                     ("web/sessions.py", "sign-out")}
+WEB_AUDIT_ENTRIES = {("web/auth/pages.py", "sign-in.failed"), ("web/platform/sessions.py", "sign-in"),
+                     ("web/platform/sessions.py", "sign-out")}
 MODELS = {"User": ACCOUNTS, "Membership": ACCOUNTS, "Group": GROUPS}
 
 

@@ -54,8 +54,8 @@ INCOMPLETE_FLAG = "# X-Trainer-Complete: no"
 KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None, "lazy_ngettext": (1, 2),
     "upgettext": ((1, "c"), 2),
-    # The web's fast helpers around the request's translations (web/verdict.py, web/filters.py).
-    "_t": None, "_translated": None,
+    # The front picker drawn in Python, a speed tweak (web/platform/fast_paths.py).
+    "_translated": None,
     "lazy_pgettext": ((1, "c"), 2),
     # The engine's and services' counted sentences (trainer/engine/messages.py, Plural).
     "Nn_": (1, 2),

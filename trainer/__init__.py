@@ -31,16 +31,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_static_files(app)
     configure_template_filters(app)
     configure_jobs(app)
+    configure_fast_paths(app)  # last: before any template is loaded, after every global
     warm_engine()
     return app
 
 
 def new_app() -> Flask:
     """Create the Flask object: instance folder, and the top-level templates and static files."""
-    from trainer.web.application import TrainerFlask
+    from flask import Flask
 
     instance_path = os.environ.get("TRAINER_INSTANCE_PATH")
-    app = TrainerFlask(
+    app = Flask(
         __name__,
         instance_path=str(Path(instance_path).resolve()) if instance_path else None,
         instance_relative_config=True,
@@ -48,10 +49,6 @@ def new_app() -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    # Before anything builds app.jinja_env: globals whose keys compare in C (web/templating.py).
-    from trainer.web.templating import Environment
-
-    app.jinja_environment = Environment
     return app
 
 
@@ -82,6 +79,9 @@ def configure_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # "Background jobs"; issue 25).
         JOB_RUNNER="worker",
         JOB_STALE_SECONDS=30,
+        # The speed tweaks (web/platform/fast_paths.py): True, False (plain Flask, Jinja and
+        # the templates) or the names of those to keep (docs/operations.md, "Speed tweaks").
+        FAST_PATHS=True,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env()
@@ -114,7 +114,7 @@ def _instance_secret_key(instance_path: Path) -> str:
 
 def configure_request_limits(app: Flask) -> None:
     """Bound what a request may carry: ids in URLs, JSON depth and size."""
-    from trainer.web import limits
+    from trainer.web.platform import limits
 
     limits.register(app)
 
@@ -126,10 +126,10 @@ PSEUDO_LOCALE = "en_001"
 
 def _select_locale() -> str | None:
     """Pick the page's language: the reader's, the installation's, the browser's, English
-    (``trainer/web/languages.py``)."""
+    (``trainer/web/platform/languages.py``)."""
     from flask import current_app
 
-    from trainer.web.languages import select_locale
+    from trainer.web.platform.languages import select_locale
 
     if current_app.config.get("PSEUDO_LOCALE"):
         return PSEUDO_LOCALE
@@ -146,9 +146,9 @@ def configure_extensions(app: Flask) -> None:
         app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True
     )
     csrf.init_app(app)
-    from trainer.web.time_zones import select_zone
+    from trainer.web.platform.time_zones import select_zone
 
-    # Times are stored UTC and shown in the reader's zone (trainer/web/time_zones.py).
+    # Times are stored UTC and shown in the reader's zone (trainer/web/platform/time_zones.py).
     babel.init_app(app, locale_selector=_select_locale, timezone_selector=select_zone)
 
 
@@ -157,8 +157,8 @@ def configure_login(app: Flask) -> None:
     from flask_babel import lazy_gettext as _l
 
     from trainer.extensions import login_manager
-    from trainer.models import User
-    from trainer.web import sessions
+    from trainer.web.platform import sessions
+    from trainer.web.platform.signed_in import SignedIn
 
     login_manager.init_app(app)
     login_manager.login_view = sessions.SIGN_IN_VIEW
@@ -170,29 +170,20 @@ def configure_login(app: Flask) -> None:
     sessions.register(app)
 
     @login_manager.user_loader
-    def load_user(session_id: str) -> User | None:
+    def load_user(session_id: str) -> SignedIn | None:
         """Return the signed-in user, or None once signed out, deactivated, signed out
         everywhere or past the session's lifetime or idle limit."""
         return sessions.load(session_id)
 
 
 def configure_blueprints(app: Flask) -> None:
-    """Attach one blueprint per area."""
-    from trainer.web import (
-        admin,
-        auth,
-        classroom,
-        drills,
-        exams,
-        health,
-        learning,
-        main,
-        manager,
-        manager_ways,
-        play,
-        reference,
-        supervisor,
-    )
+    """Attach the blueprints, area by area (trainer/web/<area>/; docs/architecture.md)."""
+    from trainer.web import admin, auth, classroom, play, reference, supervisor
+    from trainer.web.manager import pages as manager
+    from trainer.web.manager import ways as manager_ways
+    from trainer.web.platform import health
+    from trainer.web.trainee import drills, exams, learning
+    from trainer.web.trainee import home as main
 
     app.register_blueprint(health.bp)
     app.register_blueprint(auth.bp)
@@ -211,14 +202,14 @@ def configure_blueprints(app: Flask) -> None:
 
 def configure_errors(app: Flask) -> None:
     """Answer errors with the app's own pages."""
-    from trainer.web import errors
+    from trainer.web.platform import errors
 
     errors.register(app)
 
 
 def configure_security(app: Flask) -> None:
     """Add the security headers and checks every response and request gets."""
-    from trainer.web import security
+    from trainer.web.platform import security
 
     security.register(app)
 
@@ -226,14 +217,14 @@ def configure_security(app: Flask) -> None:
 def configure_static_files(app: Flask) -> None:
     """Version the static URLs and hash and gzip every static file now, not in a request
     (the drill kinds' scripts too, kept in their web folders)."""
-    from trainer.web import drill_kinds, static_files
+    from trainer.web.platform import drill_kinds, static_files
 
     static_files.register(app, extra=drill_kinds.scripts(app))
 
 
 def configure_template_filters(app: Flask) -> None:
     """Register the app-wide template filters and globals."""
-    from trainer.web import filters
+    from trainer.web.platform import filters
 
     filters.register(app)
 
@@ -241,17 +232,25 @@ def configure_template_filters(app: Flask) -> None:
 def configure_jobs(app: Flask) -> None:
     """Build the background-job runner from the config (``JOB_*``) and register the kinds."""
     from trainer.services import house_way_jobs, jobs
-    from trainer.web import pdf_jobs
+    from trainer.web.platform import pdf_jobs
 
     house_way_jobs.register_kinds()
     pdf_jobs.register_kinds()
     app.extensions[jobs.EXTENSION] = jobs.Runner.from_config(app.config)
 
 
+def configure_fast_paths(app: Flask) -> None:
+    """Install the speed tweaks (``web/platform/fast_paths.py``) unless the config's
+    ``FAST_PATHS`` is False: with it off the app runs on plain Flask, Jinja and the templates."""
+    from trainer.web.platform import fast_paths
+
+    fast_paths.install(app)
+
+
 def warm_engine() -> None:
     """Load every house-way preset and its class tables now, so no trainee's first
-    question pays for it (the shared class keys about 36 ms and 2.4 MB, then 13 to 19 ms
-    and 0.6 MB a table, measured at load average 7).
+    question pays for it (what that costs at start: docs/operations.md, "Speed tweaks
+    (issue 29)", the figures moved out of the code).
 
     Under ``gunicorn --preload`` this runs once in the master and the workers
     share the loaded tables.

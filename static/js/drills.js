@@ -31,7 +31,7 @@
 
   var questionBox = document.getElementById("question");
   var feedbackBox = document.getElementById("feedback");
-  var errorBox = document.getElementById("drill-error");
+  var showError = window.PaiGow.errorLine(document.getElementById("drill-error"));
   var nextBar = document.getElementById("next-bar");
   var nextButton = document.getElementById("next");
   var summaryLink = document.getElementById("to-summary");
@@ -48,19 +48,17 @@
     length: Number(root.dataset.length),
     answering: false,   // a question is on screen and open for an answer
     sending: false,
-    deadline: null,
-    timer: null,
     finished: false,
     handlers: null
   };
 
   var format = window.PaiGow.format;
   var post = window.PaiGow.post;
-
-  function showError(message) {
-    errorBox.textContent = message;
-    errorBox.hidden = !message;
-  }
+  var clock = countdown ? window.PaiGow.countdown(countdown, root, function () {
+    if (state.answering) {
+      submit(null);
+    }
+  }) : null;
 
   function setProgress(done) {
     var shown = Math.min(state.position || 0, state.length);
@@ -69,36 +67,15 @@
     progressFill.style.width = (100 * done / state.length) + "%";
   }
 
-  // --- the clock (display only) ---------------------------------------------
+  // --- the clock (display only: lib.js PaiGow.countdown) -----------------
 
   function stopClock() {
-    if (state.timer) {
-      clearInterval(state.timer);
-      state.timer = null;
-    }
-  }
-
-  function tick() {
-    var left = Math.max(0, state.deadline - Date.now());
-    countdown.textContent = format(root.dataset.textSeconds, { seconds: Math.ceil(left / 1000) });
-    countdown.classList.toggle("countdown-low", left <= 5000);
-    if (left <= 0) {
-      stopClock();
-      countdown.textContent = root.dataset.textTimeUp;
-      if (state.answering) {
-        submit(null);
-      }
-    }
+    if (clock) { clock.stop(); }
   }
 
   function startClock(remainingMs) {
     stopClock();
-    if (!countdown || remainingMs === null || remainingMs === undefined) {
-      return;
-    }
-    state.deadline = Date.now() + remainingMs;
-    tick();
-    state.timer = setInterval(tick, 200);
+    if (clock && remainingMs !== null && remainingMs !== undefined) { clock.run(remainingMs); }
   }
 
   // --- questions and answers ------------------------------------------------
@@ -124,7 +101,7 @@
       questionBox.innerHTML = data.html;
       state.answering = true;
       state.sending = false;
-      state.handlers = wire(questionBox.querySelector(".q"));
+      state.handlers = window.PaiGow.wire(questionBox.querySelector(".q"), submit);
       if (whyButton) {
         whyButton.hidden = !data.hint;
         hintBox.textContent = data.hint || "";
@@ -193,113 +170,6 @@
     whyButton.addEventListener("click", function () {
       hintBox.hidden = !hintBox.hidden;
     });
-  }
-
-  // --- per-kind controls ----------------------------------------------------
-
-  // Two-card front picker: tap a card to move it to the front, tap it again to
-  // move it back; 1-7 toggle the card of that number; Enter submits.
-  function picker(box, onSubmit) {
-    var front = box.querySelector("[data-front]");
-    var hand = box.querySelector("[data-hand]");
-    var submitButton = box.querySelector("[data-submit]");
-    var picks = Array.prototype.slice.call(hand.querySelectorAll(".pick"));
-
-    function chosen() {
-      return Array.prototype.map.call(front.querySelectorAll(".card"), function (c) {
-        return c.dataset.card;
-      });
-    }
-
-    function refresh() {
-      submitButton.disabled = chosen().length !== 2;
-    }
-
-    function toggle(pick) {
-      window.PaiGow.toggleFront(pick, front, hand, picks);
-      refresh();
-    }
-
-    picks.forEach(function (pick) {
-      pick.querySelector(".card").addEventListener("click", function () { toggle(pick); });
-    });
-    submitButton.addEventListener("click", function () {
-      if (chosen().length === 2) { onSubmit(chosen()); }
-    });
-    return {
-      key: function (event) {
-        if (/^[1-7]$/.test(event.key)) {
-          var pick = picks[Number(event.key) - 1];
-          if (pick) { toggle(pick); return true; }
-        }
-        if (event.key === "Enter" && chosen().length === 2) {
-          onSubmit(chosen());
-          return true;
-        }
-        if (event.key === "Backspace" && front.lastElementChild) {
-          toggle(front.lastElementChild);
-          return true;
-        }
-        return false;
-      }
-    };
-  }
-
-  function choices(box, onAnswer) {
-    var buttons = Array.prototype.slice.call(box.querySelectorAll(".choice[data-answer]"));
-    buttons.forEach(function (button) {
-      button.addEventListener("click", function () {
-        button.classList.add("chosen");
-        onAnswer(JSON.parse(button.dataset.answer));
-      });
-    });
-    return {
-      key: function (event) {
-        var key = event.key.toLowerCase();
-        var match = box.querySelector('.choice[data-key="' + key + '"]');
-        if (match && !match.disabled) {
-          match.click();
-          return true;
-        }
-        return false;
-      }
-    };
-  }
-
-  // The seven seats of a call-the-action question: click a seat or press 1-7.
-  function seats(box, onAnswer) {
-    box.querySelectorAll("[data-seat]").forEach(function (seat) {
-      seat.addEventListener("click", function () {
-        seat.classList.add("chosen");
-        onAnswer({ seat: Number(seat.dataset.seat) });
-      });
-    });
-    return {
-      key: function (event) {
-        if (/^[1-7]$/.test(event.key)) {
-          box.querySelector('[data-seat="' + event.key + '"]').click();
-          return true;
-        }
-        return false;
-      }
-    };
-  }
-
-  // What a kind's script (templates/drills/kinds/<slug>/kind.js) wires its question with.
-  var controls = {
-    submit: function (answer) { submit(answer); },
-    picker: picker,
-    choices: choices,
-    seats: seats,
-    typed: window.PaiGow.typed,
-    money: window.PaiGow.money,
-    format: format
-  };
-
-  // A kind without a script of its own answers by its fixed choices.
-  function wire(box) {
-    var kindWiring = window.PaiGow.kinds[box.dataset.kind];
-    return kindWiring ? kindWiring(box, controls) : choices(box, submit);
   }
 
   document.addEventListener("keydown", function (event) {

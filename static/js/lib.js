@@ -46,6 +46,15 @@
     return PaiGow.request(url, "POST", body);
   };
 
+  // A page's error line (role="alert"): the function that shows a message there, or
+  // hides the line when the message is empty.
+  PaiGow.errorLine = function (box) {
+    return function (message) {
+      box.textContent = message || "";
+      box.hidden = !message;
+    };
+  };
+
   // Fill a translated template's %(name)s places.
   PaiGow.format = function (template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
@@ -96,6 +105,141 @@
   // kind.js, served as /static/kinds/<slug>.js) adds its own, a function
   // (box, controls) returning { key: function (event) -> handled }.
   PaiGow.kinds = PaiGow.kinds || {};
+
+  // The answer controls a kind's script wires its question with, shared by the drill
+  // page and the class page; each returns { key: function (event) -> handled }.
+  // Two-card front picker: tap a card to move it to the front, tap it again to move it
+  // back; 1-7 toggle the card of that number; Enter sends, Backspace takes the last back.
+  function picker(box, onSubmit) {
+    var front = box.querySelector("[data-front]");
+    var hand = box.querySelector("[data-hand]");
+    var submitButton = box.querySelector("[data-submit]");
+    var picks = Array.prototype.slice.call(hand.querySelectorAll(".pick"));
+
+    function chosen() {
+      return Array.prototype.map.call(front.querySelectorAll(".card"), function (c) {
+        return c.dataset.card;
+      });
+    }
+    function toggle(pick) {
+      PaiGow.toggleFront(pick, front, hand, picks);
+      submitButton.disabled = chosen().length !== 2;
+    }
+    picks.forEach(function (pick) {
+      pick.querySelector(".card").addEventListener("click", function () { toggle(pick); });
+    });
+    submitButton.addEventListener("click", function () {
+      if (chosen().length === 2) { onSubmit(chosen()); }
+    });
+    return {
+      key: function (event) {
+        if (/^[1-7]$/.test(event.key)) {
+          var pick = picks[Number(event.key) - 1];
+          if (pick) { toggle(pick); return true; }
+        }
+        if (event.key === "Enter" && chosen().length === 2) { onSubmit(chosen()); return true; }
+        if (event.key === "Backspace" && front.lastElementChild) {
+          toggle(front.lastElementChild);
+          return true;
+        }
+        return false;
+      }
+    };
+  }
+
+  // Buttons that answer when clicked, the one clicked last marked chosen: answerOf(button)
+  // is its answer, byKey(key) the button a key presses (none: null).
+  function answerButtons(buttons, onAnswer, answerOf, byKey) {
+    buttons = Array.prototype.slice.call(buttons);
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function () {
+        buttons.forEach(function (b) { b.classList.remove("chosen"); });
+        button.classList.add("chosen");
+        onAnswer(answerOf(button));
+      });
+    });
+    return {
+      key: function (event) {
+        var match = byKey(event.key);
+        if (match && !match.disabled) { match.click(); return true; }
+        return false;
+      }
+    };
+  }
+
+  // A question's fixed choices: each answer in its button's data-answer, its data-key presses it.
+  function choices(box, onAnswer) {
+    return answerButtons(box.querySelectorAll(".choice[data-answer]"), onAnswer, function (button) {
+      return JSON.parse(button.dataset.answer);
+    }, function (key) {
+      return box.querySelector('.choice[data-key="' + key.toLowerCase().replace(/["\\]/g, "") + '"]');
+    });
+  }
+
+  // The seven seats of a call-the-action question: click a seat or press 1-7.
+  function seats(box, onAnswer) {
+    return answerButtons(box.querySelectorAll("[data-seat]"), onAnswer, function (seat) {
+      return { seat: Number(seat.dataset.seat) };
+    }, function (key) {
+      return /^[1-7]$/.test(key) ? box.querySelector('[data-seat="' + key + '"]') : null;
+    });
+  }
+
+  // Wire a question box (.q, data-kind) by its kind's script; a kind without a script
+  // of its own answers by its fixed choices. "submit" sends an answer.
+  PaiGow.wire = function (box, submit) {
+    var controls = {
+      submit: submit, picker: picker, choices: choices, seats: seats,
+      typed: PaiGow.typed, money: PaiGow.money, format: PaiGow.format
+    };
+    var kindWiring = PaiGow.kinds[box.dataset.kind];
+    return kindWiring ? kindWiring(box, controls) : choices(box, submit);
+  };
+
+  // A countdown shown in "box", for display only (the server owns the clock): the words
+  // are the page's data-text-seconds and data-text-time-up on "root"; onZero, if given,
+  // runs when it reaches zero. run(ms) counts down from ms (null: stop and hide it);
+  // stop() leaves the last figure shown.
+  PaiGow.countdown = function (box, root, onZero) {
+    var timer = null;
+    var deadline = null;
+    function stop() {
+      if (timer) { clearInterval(timer); timer = null; }
+    }
+    function tick() {
+      var left = Math.max(0, deadline - Date.now());
+      box.textContent = left > 0 ? PaiGow.format(root.dataset.textSeconds, { seconds: Math.ceil(left / 1000) })
+        : root.dataset.textTimeUp;
+      box.classList.toggle("countdown-low", left <= 5000);
+      if (left <= 0) {
+        stop();
+        if (onZero) { onZero(); }
+      }
+    }
+    return {
+      stop: stop,
+      run: function (ms) {
+        if (ms === null || ms === undefined) { stop(); box.hidden = true; return; }
+        deadline = Date.now() + ms;
+        box.hidden = false;
+        if (!timer) { timer = setInterval(tick, 200); }
+        tick();
+      }
+    };
+  };
+
+  // Ask for a polled state with the last change token (If-None-Match): resolve to
+  // { ok, status, data }, status 304 and data null while nothing changed.
+  PaiGow.poll = function (url, token) {
+    var headers = { "Accept": "application/json" };
+    if (token) { headers["If-None-Match"] = '"' + token + '"'; }
+    return fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers }).then(function (response) {
+      if (response.status === 304) { return { ok: true, status: 304, data: null }; }
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { ok: response.ok, status: response.status, data: data };
+      });
+    });
+  };
 
   // Key W presses [data-key="w"] (not while typing); in [data-key-scope] rows the
   // focused row wins, else the first one not chosen yet.

@@ -13,7 +13,7 @@
   var bankerBox = document.getElementById("banker-box");
   var playerBox = document.getElementById("player-box");
   var note = document.getElementById("setting-note");
-  var errorBox = document.getElementById("play-error");
+  var showError = window.PaiGow.errorLine(document.getElementById("play-error"));
   var circle = document.getElementById("bet-circle");
   var betChips = document.getElementById("bet-chips");
   var betAmount = document.getElementById("bet-amount");
@@ -46,11 +46,6 @@
   var format = window.PaiGow.format;
   var money = window.PaiGow.money;
   var request = window.PaiGow.request;
-
-  function showError(message) {
-    errorBox.textContent = message || "";
-    errorBox.hidden = !message;
-  }
 
   // --- the bet circle ------------------------------------------------------
 

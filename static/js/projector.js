@@ -12,24 +12,18 @@
   }
   var handBox = document.getElementById("projector-hand");
   var panelBody = document.getElementById("panel-body");
-  var errorBox = document.getElementById("class-error");
+  var showError = window.PaiGow.errorLine(document.getElementById("class-error"));
   var countdown = document.getElementById("countdown");
   var drive = document.getElementById("drive");
   var kindSelect = document.getElementById("drive-kind");
   var howSelect = document.getElementById("drive-how");
   var timerSelect = document.getElementById("drive-timer");
   var namesButton = drive.querySelector('[data-act="names"]');
-  var format = window.PaiGow.format;
   var post = window.PaiGow.post;
   var NAMES_KEY = "paigow.classNamesHidden";
 
-  var state = { token: null, pollMs: 750, number: null, handState: null, remaining: null,
-                timer: null, deadline: null, busy: false };
-
-  function showError(message) {
-    errorBox.textContent = message || "";
-    errorBox.hidden = !message;
-  }
+  var state = { token: null, pollMs: 750, number: null, handState: null, remaining: null, busy: false };
+  var countdownClock = window.PaiGow.countdown(countdown, root);
 
   // --- names hidden for the room --------------------------------------------
 
@@ -78,24 +72,9 @@
 
   // --- the countdown (display only: the server locks at zero) ----------------
 
-  function tick() {
-    var left = Math.max(0, state.deadline - Date.now());
-    countdown.textContent = left > 0 ? format(root.dataset.textSeconds, { seconds: Math.ceil(left / 1000) })
-      : root.dataset.textTimeUp;
-    countdown.classList.toggle("countdown-low", left <= 5000);
-  }
-
   function clock(remainingMs) {
     state.remaining = remainingMs;
-    if (remainingMs === null || remainingMs === undefined) {
-      if (state.timer) { clearInterval(state.timer); state.timer = null; }
-      countdown.hidden = true;
-      return;
-    }
-    state.deadline = Date.now() + remainingMs;
-    countdown.hidden = false;
-    if (!state.timer) { state.timer = setInterval(tick, 200); }
-    tick();
+    countdownClock.run(remainingMs);
   }
 
   // --- drawing ------------------------------------------------------------------
@@ -162,22 +141,16 @@
   // --- the poll -------------------------------------------------------------------
 
   function poll() {
-    var headers = { "Accept": "application/json" };
-    if (state.token) { headers["If-None-Match"] = '"' + state.token + '"'; }
-    fetch(root.dataset.liveUrl, { credentials: "same-origin", cache: "no-store", headers: headers })
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        return response.json().catch(function () { return {}; }).then(function (data) {
-          if (!response.ok) {
-            showError(data.message || root.dataset.textError);
-            return null;
-          }
-          if (!state.busy) { draw(data); }
-          return null;
-        });
-      })
-      .catch(function () { showError(root.dataset.textError); })
-      .then(function () { setTimeout(poll, state.pollMs); });
+    window.PaiGow.poll(root.dataset.liveUrl, state.token).then(function (reply) {
+      if (reply.status === 304) { return; }
+      if (!reply.ok) {
+        showError(reply.data.message || root.dataset.textError);
+        return;
+      }
+      if (!state.busy) { draw(reply.data); }
+    }).catch(function () { showError(root.dataset.textError); }).then(function () {
+      setTimeout(poll, state.pollMs);
+    });
   }
 
   poll();

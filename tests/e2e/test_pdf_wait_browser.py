@@ -12,14 +12,14 @@ from tests.e2e.conftest import sign_in
 from trainer.services import jobs
 from trainer.services.job_worker import Worker
 from trainer.services.jobs import Runner
-from trainer.web import reference
+from trainer.web.platform import sheets
 
 
 def test_the_waiting_page_says_ready_and_downloads_once(app: Flask, live_server: str, page: Any,
                                                         monkeypatch: Any) -> None:
     app.extensions[jobs.EXTENSION] = Runner(str(app.config["SQLALCHEMY_DATABASE_URI"]),
                                             mode="worker")
-    monkeypatch.setattr(reference, "print_to_pdf", lambda html: b"%PDF-1.4 fake")
+    monkeypatch.setattr(sheets, "print_to_pdf", lambda html: b"%PDF-1.4 fake")
     worker = Worker(str(app.config["SQLALCHEMY_DATABASE_URI"]), beat_seconds=0.05,
                     poll_seconds=0.05, around=app.app_context)
     sign_in(page, live_server)

@@ -37,7 +37,7 @@ from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import Group, User
 from trainer.services import drills as drill_service
-from trainer.web import card_names
+from trainer.web.words import card_names
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from trainer.extensions import db
 from trainer.models import Attempt, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services.drills import sessions
-from trainer.web.languages import money_format
+from trainer.web.platform.languages import money_format
 
 # Rounds dealt from these seeds under the demo group's rules (trump-plaza, nevada), by
 # question generator 2 (drills balanced by answer):

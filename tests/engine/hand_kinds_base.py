@@ -48,6 +48,9 @@ def answers_of(drill: Any, question: dict[str, Any], context: Any) -> list[dict[
 
 
 def dump(slugs: list[str]) -> dict[str, Any]:
+    # Run as a script: this folder is first on the path.
+    from table_kinds_dump import graded_record, question_record
+
     from trainer.engine.drills import DrillContext, get_drill, new_question
 
     out: dict[str, Any] = {}
@@ -62,29 +65,25 @@ def dump(slugs: list[str]) -> dict[str, Any]:
                 graded = []
                 for answer in answers_of(drill, question, context):
                     grade = drill.grade(question, answer, context)
-                    checked = drill.validate_answer(question, answer, context)
-                    graded.append({
-                        "answer": checked, "answer_text": json.dumps(checked),
-                        "key_text": json.dumps(grade.as_dict()["correct_answer"]),
-                        "grade": grade.as_dict(),
-                        "feedback": drill.feedback(question, answer, context, grade).as_dict()})
-                records.append({
-                    # The text as a row holds it: the keys in the order they were written.
-                    "question": question, "question_text": json.dumps(question),
-                    "rule": rule, "graded": graded,
-                    "timed_out": drill.feedback(question, None, context, timed_out=True).as_dict(),
-                    "hint": str(drill.hint(rule, question, context))})
+                    graded.append(graded_record(drill.validate_answer(question, answer, context),
+                                                grade.as_dict(),
+                                                drill.feedback(question, answer, context, grade).as_dict()))
+                # The text as a row holds it: the keys in the order they were written.
+                records.append(question_record(drill, question, question, rule, graded, context))
             out[f"{slug} {name}"] = records
     return out
 
 
 def words(ids: list[str], ways: list[str]) -> dict[str, Any]:
     """The words each rule had: the rule book's section and sentence and the practice hint
-    (``explain``), and its name and short name as the pages said them (``web/names.py``,
+    (``explain``), and its name and short name as the pages said them (``web/words/names.py``,
     English); for each preset house way, each rule's name, short name and hint."""
     from trainer.engine.drills import explain
     from trainer.engine.house_way import load
-    from trainer.web import names
+    try:
+        from trainer.web.words import names
+    except ImportError:  # the tree before the web areas (issue 29): web/names.py
+        from trainer.web import names  # type: ignore[no-redef,attr-defined]
 
     book = {}
     for rule_id in ids:

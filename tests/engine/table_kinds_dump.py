@@ -60,6 +60,33 @@ def right_answer(question: dict[str, Any], key: dict[str, Any]) -> dict[str, Any
     return answer
 
 
+def graded_record(answer: Any, grade: dict[str, Any], feedback: dict[str, Any]) -> dict[str, Any]:
+    """One answer as graded: the answer as stored and its text (the keys in the order a row
+    holds them), the key's text (the grade's ``correct_answer``), the grade's JSON and the
+    feedback's. Shared with ``hand_kinds_base.py`` and its test."""
+    return {"answer": answer, "answer_text": json.dumps(answer),
+            "key_text": json.dumps(grade["correct_answer"]), "grade": grade, "feedback": feedback}
+
+
+def typed_graded(drill: Any, question: Any, answer: Any, context: Any) -> dict[str, Any]:
+    """``graded_record`` of an answer graded by today's typed kind through its JSON edge: the
+    answer stored and read back as a stored one is, the key in its JSON."""
+    read = drill.read_answer(question, drill.answer_json(answer), context)
+    grade = drill.grade(question, read, context)
+    return graded_record(drill.answer_json(read),
+                         {**grade.as_dict(), "correct_answer": drill.key_json(grade.correct_answer)},
+                         drill.feedback(question, read, context, grade).as_dict())
+
+
+def question_record(drill: Any, question: Any, shown: Any, rule: str, graded: list[dict[str, Any]],
+                    context: Any) -> dict[str, Any]:
+    """One question's record: its JSON (``shown``) and its text, its rule, its graded answers,
+    the feedback on no answer (timed out) and the hint. Shared as ``graded_record`` is."""
+    return {"question": shown, "question_text": json.dumps(shown), "rule": rule, "graded": graded,
+            "timed_out": drill.feedback(question, None, context, timed_out=True).as_dict(),
+            "hint": str(drill.hint(rule, question, context))}
+
+
 def _questions(kind: str, drill: Any, dealt: Any, context: Any) -> Iterator[tuple[int | None, Any]]:
     if not drill.steps:
         yield None, dealt
@@ -87,17 +114,11 @@ def dict_lines() -> Iterator[dict[str, Any]]:
                     graded = []
                     for answer in answers:
                         grade = drill.grade(q, answer, context)
-                        checked = drill.validate_answer(q, answer, context)
-                        graded.append({
-                            "answer": checked, "answer_text": json.dumps(checked),
-                            "key_text": json.dumps(grade.as_dict()["correct_answer"]),
-                            "grade": grade.as_dict(),
-                            "feedback": drill.feedback(q, answer, context, grade).as_dict()})
+                        graded.append(graded_record(drill.validate_answer(q, answer, context),
+                                                    grade.as_dict(),
+                                                    drill.feedback(q, answer, context, grade).as_dict()))
                     yield {"context": name, "kind": kind, "seed": seed, "step": step,
-                           "question": q, "question_text": json.dumps(q), "rule": rule,
-                           "graded": graded,
-                           "timed_out": drill.feedback(q, None, context, timed_out=True).as_dict(),
-                           "hint": str(drill.hint(rule, q, context))}
+                           **question_record(drill, q, q, rule, graded, context)}
 
 
 def typed_lines(contexts: dict[str, dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
@@ -117,22 +138,9 @@ def typed_lines(contexts: dict[str, dict[str, Any]] | None = None) -> Iterator[d
                     key = drill.key_json(drill.grade(q, probe, context).correct_answer)
                     answers = [probe, *(drill.answer_choices(q, context) or {}).values(),
                                drill.read_answer(q, right_answer(shown, key), context)]
-                    graded = []
-                    for answer in answers:
-                        read = drill.read_answer(q, drill.answer_json(answer), context)
-                        grade = drill.grade(q, read, context)
-                        stored = drill.answer_json(read)
-                        key_json = drill.key_json(grade.correct_answer)
-                        graded.append({
-                            "answer": stored, "answer_text": json.dumps(stored),
-                            "key_text": json.dumps(key_json),
-                            "grade": {**grade.as_dict(), "correct_answer": key_json},
-                            "feedback": drill.feedback(q, read, context, grade).as_dict()})
+                    graded = [typed_graded(drill, q, answer, context) for answer in answers]
                     yield {"context": name, "kind": kind, "seed": seed, "step": step,
-                           "question": shown, "question_text": json.dumps(shown), "rule": rule,
-                           "graded": graded,
-                           "timed_out": drill.feedback(q, None, context, timed_out=True).as_dict(),
-                           "hint": str(drill.hint(rule, q, context))}
+                           **question_record(drill, q, shown, rule, graded, context)}
 
 
 def line_text(line: dict[str, Any]) -> str:

@@ -13,7 +13,6 @@ had (``data/bonus-dcd43b1-digests.json``), and, when that commit's checkout is a
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import random
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine import bonus_base_dump
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,19 +46,10 @@ CHECKED_SEEDS = 100
 DRILL = get_drill(bonus.SLUG)
 
 
-def _dump_module() -> Any:
-    """Load the dump script beside this file (the tests are not a package)."""
-    spec = importlib.util.spec_from_file_location("bonus_base_dump", HERE / "bonus_base_dump.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @cache
 def dumped(seeds: int = SEEDS) -> dict[str, list[dict[str, Any]]]:
     """This tree's records of seeds 1..``seeds``, as JSON read back (as the dump script writes)."""
-    records: dict[str, list[dict[str, Any]]] = json.loads(json.dumps(_dump_module().dump(seeds)))
+    records: dict[str, list[dict[str, Any]]] = json.loads(json.dumps(bonus_base_dump.dump(seeds)))
     return records
 
 

@@ -30,7 +30,7 @@ from trainer.engine.house_way.classes import (
     keys_to_bytes,
     table_file_name,
 )
-from trainer.engine.house_way.interpreter import _BACK_GET, _FRONT_GET
+from trainer.engine.house_way.interpreter.splits import BACK_GET, FRONT_GET
 from trainer.engine.house_way.simulate import deal_block, simulate
 from trainer.engine.house_way.verify import verify
 
@@ -56,9 +56,9 @@ def same_as_interpreter(way: HouseWay, cards, wheel: str) -> str | None:
     split, rule, _ = way.decide(ordered, wheel)
     if got.rule != rule:
         return f"rule {got.rule} != {rule}"
-    if rank5(got.back, wheel) != rank5(_BACK_GET[split](ordered), wheel):
+    if rank5(got.back, wheel) != rank5(BACK_GET[split](ordered), wheel):
         return "back value"
-    if rank2(got.front) != rank2(_FRONT_GET[split](ordered)):
+    if rank2(got.front) != rank2(FRONT_GET[split](ordered)):
         return "front value"
     if sorted(got.back + got.front) != ordered:
         return "not the seven cards"
@@ -91,8 +91,8 @@ def test_default_table_agrees_with_the_interpreter_on_every_class(wheel, classes
     for i, (_, cards, _) in enumerate(classes):
         got = way.set(cards, wheel)
         split = fresh.split[i]
-        if got.rule != fresh.rule_id(i) or got.back != _BACK_GET[split](cards) or \
-                got.front != _FRONT_GET[split](cards):
+        if got.rule != fresh.rule_id(i) or got.back != BACK_GET[split](cards) or \
+                got.front != FRONT_GET[split](cards):
             wrong.append(cards)
     assert wrong == []
 

@@ -90,7 +90,7 @@ def test_no_module_outside_the_engine_reads_the_presets_folder() -> None:
 
 def test_inside_the_engine_each_default_is_written_once() -> None:
     owners = {DEFAULT_PROFILE: ENGINE / "profiles.py",
-              DEFAULT_HOUSE_WAY: ENGINE / "house_way" / "interpreter.py"}
+              DEFAULT_HOUSE_WAY: ENGINE / "house_way" / "interpreter" / "presets.py"}
     found = []
     for path in sorted(ENGINE.rglob("*.py")):
         for line, text in _strings(path):

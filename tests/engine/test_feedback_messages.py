@@ -5,7 +5,7 @@ sentences and name, the pay line's sentence) is a ``Message``: an ``N_``-marked
 template, extracted by Babel as babel.cfg says, with its values named; amounts are
 ``Money`` (so the web writes them in the reader's money) and words inside a sentence
 are messages of their own, or the engine's data texts (pay tables, bonus categories),
-which ``web/data_words.py`` extracts. ``str()`` and the JSON stay the English the
+which ``web/words/data_words.py`` extracts. ``str()`` and the JSON stay the English the
 engine always wrote: ``data/feedback-english.json`` was captured before the change
 (``feedback_samples.py``), not computed by the code under test.
 """
@@ -25,7 +25,7 @@ from babel.messages.frontend import parse_mapping_cfg
 
 from trainer.engine.drills.explain import Feedback, Part
 from trainer.engine.messages import Joined, Lowered, Message, Money
-from trainer.web.data_words import engine_texts
+from trainer.web.words.data_words import engine_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -14,7 +14,6 @@ that commit's records kept in ``data/hand-kinds-dcd43b1-digests.json``.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine import hand_kinds_base
+from engine.table_kinds_dump import question_record, typed_graded
 
 from trainer.engine.drills import DrillContext, get_drill, new_question
 from trainer.engine.drills.kinds import foul_check, hand_reading, house_way
@@ -32,17 +33,8 @@ from trainer.engine.drills.kinds import foul_check, hand_reading, house_way
 HERE = Path(__file__).parent
 
 
-def _base_module() -> Any:
-    """Load the dump script beside this file (the tests are not a package)."""
-    spec = importlib.util.spec_from_file_location("hand_kinds_base", HERE / "hand_kinds_base.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CONTEXTS: dict[str, dict[str, Any]] = _base_module().CONTEXTS
-SEEDS: range = _base_module().SEEDS
+CONTEXTS: dict[str, dict[str, Any]] = hand_kinds_base.CONTEXTS
+SEEDS: range = hand_kinds_base.SEEDS
 BASE = Path(os.environ.get("TRAINER_BASE_CHECKOUT", "/work/base"))
 DIGESTS = HERE / "data" / "hand-kinds-dcd43b1-digests.json"
 SLUGS = (house_way.SLUG, foul_check.SLUG, hand_reading.SLUG)
@@ -69,20 +61,9 @@ def records(slug: str, name: str) -> list[dict[str, Any]]:
         key = drill.grade(question, drill.probe(question), context).correct_answer
         if slug == house_way.SLUG:
             answers.append(house_way.SetAnswer(front=key.front))
-        graded = []
-        for answer in answers:
-            read = drill.read_answer(question, drill.answer_json(answer), context)
-            grade = drill.grade(question, read, context)
-            graded.append({
-                "answer": drill.answer_json(read), "answer_text": json.dumps(drill.answer_json(read)),
-                "key_text": json.dumps(drill.key_json(grade.correct_answer)),
-                "grade": {**grade.as_dict(), "correct_answer": drill.key_json(grade.correct_answer)},
-                "feedback": drill.feedback(question, read, context, grade).as_dict()})
-        out.append({
-            "question": drill.question_json(question),
-            "question_text": json.dumps(drill.question_json(question)), "rule": rule, "graded": graded,
-            "timed_out": drill.feedback(question, None, context, timed_out=True).as_dict(),
-            "hint": str(drill.hint(rule, question, context))})
+        graded = [typed_graded(drill, question, answer, context) for answer in answers]
+        out.append(question_record(drill, question, drill.question_json(question), rule, graded,
+                                   context))
     # What JSON would do to it on its way to a row and back (tuples as lists).
     loaded: list[dict[str, Any]] = json.loads(canonical(out))
     return loaded

@@ -27,7 +27,7 @@ from trainer.engine.house_way import (
     rule_family,
     set_hand,
 )
-from trainer.engine.house_way.interpreter import _BACK_GET, _FRONT_GET
+from trainer.engine.house_way.interpreter.splits import BACK_GET, FRONT_GET
 from trainer.engine.house_way.verify import class_key, classes_of, rank_multisets
 
 register(cli)
@@ -243,8 +243,8 @@ def test_cached_answer_matches_the_reference_path(name: str, seven: list[int]):
     cards = sorted(DECK[c] for c in seven)
     split, rule, _ = way.decide(cards)
     assert rule == got.rule
-    assert rank5(_BACK_GET[split](cards)) == rank5(got.back)
-    assert rank2(_FRONT_GET[split](cards)) == rank2(got.front)
+    assert rank5(BACK_GET[split](cards)) == rank5(got.back)
+    assert rank2(FRONT_GET[split](cards)) == rank2(got.front)
 
 
 # --- the exhaustive check's classes --------------------------------------------------

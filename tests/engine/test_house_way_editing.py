@@ -24,7 +24,8 @@ from trainer.engine.house_way.facts import (
     facts_to_bytes,
     shapes,
 )
-from trainer.engine.house_way.interpreter import HouseWay, _Hand
+from trainer.engine.house_way.interpreter import HouseWay
+from trainer.engine.house_way.interpreter.hand import SevenCards
 
 TP = "trump-plaza"
 ONE_PAIR, TWO_PAIR, FIVE_ACES = 1, 2, 11          # trump-plaza section indices
@@ -363,7 +364,7 @@ def test_a_condition_some_dealt_hand_meets_is_never_reported(atoms, seed):
     checks, _ = K.compile_condition(dict(atoms), groups, "test")
     for _ in range(300):
         cards = sorted(rng.sample(range(53), 7))
-        hand = _Hand(cards, Wheel.SECOND_HIGHEST, None)
+        hand = SevenCards(cards, Wheel.SECOND_HIGHEST, None)
         if all(c(hand) for c in checks):
             assert can_hold.find_hand(can_hold.shape_codes([hand.shape.name]), atoms, groups, None)
             return

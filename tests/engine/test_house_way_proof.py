@@ -25,7 +25,7 @@ from trainer.engine.hands import CARD_RANK, Wheel, rank2, rank5
 from trainer.engine.house_way import DEFAULT_HOUSE_WAY, HouseWay, load, preset_names, proof
 from trainer.engine.house_way import kinds as K
 from trainer.engine.house_way.classes import FALLBACK_BIT, ClassTable, all_classes
-from trainer.engine.house_way.interpreter import _BACK_GET, _FRONT_GET
+from trainer.engine.house_way.interpreter.splits import BACK_GET, FRONT_GET
 from trainer.engine.house_way.proof import check_way, diff_ways, wheel_matters
 from trainer.engine.house_way.simulate import paired_simulate, simulate
 from trainer.engine.house_way_edge import edge_change
@@ -409,10 +409,10 @@ def test_diff_counts_values_not_card_choices(every) -> None:
     moved = 0
     for i, (_, cards, _) in enumerate(every[:20_000]):
         s = table.split[i]
-        value = (rank5(_BACK_GET[s](cards), SECOND), rank2(_FRONT_GET[s](cards)))
+        value = (rank5(BACK_GET[s](cards), SECOND), rank2(FRONT_GET[s](cards)))
         for other in range(21):
-            if other != s and (rank5(_BACK_GET[other](cards), SECOND),
-                               rank2(_FRONT_GET[other](cards))) == value:
+            if other != s and (rank5(BACK_GET[other](cards), SECOND),
+                               rank2(FRONT_GET[other](cards))) == value:
                 split[i] = other
                 moved += 1
                 break

@@ -20,7 +20,6 @@ declared skill (none declared: empty, as before).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine import table_kinds_dump
 
 from trainer.engine.drills.kinds import action, settlement
 from trainer.engine.drills.kinds import round as round_kind
@@ -41,18 +41,6 @@ BASE = Path(os.environ.get("TRAINER_BASE_CHECKOUT", "/work/base"))
 DIGESTS = HERE / "data" / "table-kinds-json-digests.json"
 # A side bet's pay line: the bonus drill's rule ids (``bonus.<table>.<line>``).
 SIDE_BET_RULE = "bonus."
-
-
-def _dump_module() -> Any:
-    """Load the dump script beside this file (the tests are not a package)."""
-    spec = importlib.util.spec_from_file_location("table_kinds_dump", HERE / "table_kinds_dump.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-DUMP = _dump_module()
 
 
 def set_aside(line: dict[str, Any]) -> list[dict[str, Any]]:
@@ -80,7 +68,7 @@ def typed_records() -> tuple[list[tuple[str, str, str]], dict[str, str], int]:
     lines = []
     digests: dict[str, Any] = defaultdict(hashlib.sha256)
     aside = 0
-    for line in DUMP.typed_lines():
+    for line in table_kinds_dump.typed_lines():
         for feedback in set_aside(line):
             # The pay line's sentence when the bonus drill's home declares it; else, as
             # before, none (a side bet that drill does not deal, Queen's Dragon).
@@ -88,7 +76,7 @@ def typed_records() -> tuple[list[tuple[str, str, str]], dict[str, str], int]:
             assert (feedback["why"], feedback["section"]) == (
                 (str(found.sentence), found.section) if found is not None else ("", ""))
             aside += found is not None
-        text = DUMP.line_text(line)
+        text = table_kinds_dump.line_text(line)
         lines.append((group_of(line), where(line), text))
         digests[group_of(line)].update(text.encode() + b"\n")
     return lines, {group: d.hexdigest() for group, d in digests.items()}, aside
@@ -103,7 +91,8 @@ def test_questions_answers_keys_grades_feedback_and_hints_are_what_the_dict_dril
             base = subprocess.Popen([sys.executable, str(HERE / "table_kinds_dump.py"), str(out)],
                                     cwd=BASE, env={**os.environ, "PYTHONPATH": str(BASE)})
         mine, digests, aside = typed_records()
-        assert len(mine) == len(DUMP.CONTEXTS) * len(DUMP.SEEDS) * 5  # action, settlement, 3 steps
+        # action, settlement, a round's 3 steps
+        assert len(mine) == len(table_kinds_dump.CONTEXTS) * len(table_kinds_dump.SEEDS) * 5
         assert aside > 0  # the side-bet tables do name side-bet rules
         kept = json.loads(DIGESTS.read_text(encoding="utf-8"))
         assert digests == kept
@@ -114,7 +103,7 @@ def test_questions_answers_keys_grades_feedback_and_hints_are_what_the_dict_dril
                 for (_group, place, text), old in zip(mine, theirs, strict=True):
                     line = json.loads(old)
                     set_aside(line)
-                    assert text == DUMP.line_text(line), place
+                    assert text == table_kinds_dump.line_text(line), place
                     count += 1
             assert count == len(mine)
     finally:
@@ -132,7 +121,7 @@ def test_the_comparison_covers_every_rule_of_the_kind(slug: str) -> None:
     drill = get_drill(slug)
     seen = {drill.rule_of(new_question(slug, seed, DrillContext.from_dict(data)),
                           DrillContext.from_dict(data))
-            for data in DUMP.CONTEXTS.values() for seed in range(1, 61)}
+            for data in table_kinds_dump.CONTEXTS.values() for seed in range(1, 61)}
     assert seen == {s.id for s in drill.skills}
 
 

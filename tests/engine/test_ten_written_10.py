@@ -9,7 +9,7 @@ import re
 from trainer.engine.cards import parse_cards
 from trainer.engine.hands import evaluate2, evaluate5
 from trainer.engine.house_way import words
-from trainer.engine.house_way.interpreter import _front_text
+from trainer.engine.house_way.interpreter.wording import front_text
 
 from .feedback_samples import FIXTURE
 
@@ -26,7 +26,7 @@ def test_hand_descriptions_write_ten_as_10_and_keep_the_notation_in_data() -> No
 
 
 def test_a_front_in_an_explanation_writes_ten_as_10_in_every_language() -> None:
-    assert _front_text(parse_cards("Ah Td")) == "A-10"
+    assert front_text(parse_cards("Ah Td")) == "A-10"
     for lang in words.WORDS:
         assert words.front_words(14, 10, lang) == "A-10"
 

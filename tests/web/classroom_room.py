@@ -16,9 +16,17 @@ from flask.testing import FlaskClient
 
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
-from trainer.models import ClassHand, Role
+from trainer.models import (
+    Attempt,
+    ClassAnswer,
+    ClassHand,
+    ClassPresence,
+    DrillSession,
+    LiveClass,
+    Role,
+)
 from trainer.services.classroom.rows import hand_context
-from trainer.web import classroom_parts
+from trainer.web.classroom import parts as classroom_parts
 from web.helpers import csrf_token, login
 
 
@@ -49,11 +57,14 @@ class Room:
 
     # --- the instructor ---------------------------------------------------------------
 
-    def start(self) -> int:
+    def start(self, joined: int = 0) -> int:
+        """Start the group's class; the first ``joined`` trainees join it."""
         response = self.staff.post(f"/class/groups/{self.group_id}/start",
                                    data={"csrf_token": self.token(self.staff)})
         assert response.status_code == 302, response.status_code
         self.class_id = int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+        for seat in range(joined):
+            self.join(seat)
         return self.class_id
 
     def drive(self, action: str, body: dict[str, Any] | None = None,
@@ -97,14 +108,17 @@ class Room:
                     "asked_rule": hand.asked_rule, "key": hand.key, "id": hand.id,
                     "context": dict(hand.context)}
 
+    def _dealt(self, number: int) -> tuple[Any, Any, Any]:
+        """Return a hand's drill, context and question, read from its row (in an app context)."""
+        hand = db.session.execute(db.select(ClassHand).filter_by(
+            class_id=self.class_id, number=number)).scalar_one()
+        drill = get_drill(hand.kind)
+        return drill, hand_context(hand), drill.read_question(hand.question)
+
     def right_answer(self, number: int) -> dict[str, Any]:
         """Work out a right answer to the hand with the engine (checked by grading it)."""
         with self.app.app_context():
-            hand = db.session.execute(db.select(ClassHand).filter_by(
-                class_id=self.class_id, number=number)).scalar_one()
-            drill = get_drill(hand.kind)
-            context = hand_context(hand)
-            question = drill.read_question(hand.question)
+            drill, context, question = self._dealt(number)
             answer = _right(drill, question, context)
             assert drill.grade(question, drill.read_answer(question, answer, context),
                                context).correct
@@ -113,11 +127,7 @@ class Room:
     def wrong_answer(self, number: int) -> dict[str, Any]:
         """Return the kind's own wrong answer to the hand."""
         with self.app.app_context():
-            hand = db.session.execute(db.select(ClassHand).filter_by(
-                class_id=self.class_id, number=number)).scalar_one()
-            drill = get_drill(hand.kind)
-            context = hand_context(hand)
-            question = drill.read_question(hand.question)
+            drill, context, question = self._dealt(number)
             wrong: dict[str, Any] = drill.answer_json(
                 drill.wrong_answer(question, context, random.Random(number)))
             assert not drill.grade(question, drill.read_answer(question, wrong, context),
@@ -139,6 +149,14 @@ def _right(drill: Any, question: Any, context: Any) -> dict[str, Any]:
             {k: v for k, v in p.items() if k != "seat" and not (k == "paid_cents" and v is None)}
             for p in key["positions"]]}
     return dict(key)
+
+
+def row_counts(app: Flask) -> tuple[int, ...]:
+    """Return how many rows each table a class writes holds (a refused request changes none)."""
+    with app.app_context():
+        return tuple(db.session.execute(db.select(db.func.count()).select_from(model)).scalar_one()
+                     for model in (LiveClass, ClassHand, ClassAnswer, ClassPresence, Attempt,
+                                   DrillSession))
 
 
 def build_room(app: Flask, make_user: Any, make_group: Any) -> Room:

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
 from trainer.models import IssuedQuestion
 from trainer.services import drills as drill_service
+from trainer.services.drills import sessions
 
 START = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -29,6 +32,13 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+def service_clock(monkeypatch: pytest.MonkeyPatch, start: datetime = START) -> Clock:
+    """Return a ``Clock`` from ``start`` that the drill service reads (``sessions.utcnow``)."""
+    found = Clock(start)
+    monkeypatch.setattr(sessions, "utcnow", found)
+    return found
 
 
 def issued_row(session_id: int, position: int) -> IssuedQuestion:

@@ -6,7 +6,7 @@ from flask import Flask
 
 from trainer.extensions import db
 from trainer.models import Group, Role, User
-from trainer.web.limits import JSON_ENDPOINTS
+from trainer.web.platform.limits import JSON_ENDPOINTS
 from web.helpers import csrf_token, login, post_form
 
 PUBLIC_ENDPOINTS = {"static", "auth.login", "health.healthz"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from trainer.web.change_history import ACTIONS
+from trainer.web.words.change_history import ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 # An audited action as the services and web write it: "<area>.<what>" or a sign-in's.

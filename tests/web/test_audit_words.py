@@ -22,7 +22,7 @@ from trainer.extensions import db
 from trainer.models import Role
 from trainer.services import audit, house_ways
 from trainer.services.certification.exams import kept_rules
-from trainer.web import names
+from trainer.web.words import names
 from web.helpers import login, post_form
 from web.test_custom_way_everywhere import CASINO, custom_data, publish
 

@@ -16,7 +16,7 @@ from flask import Flask
 from trainer.engine.messages import Lowered
 from trainer.engine.side_bets import PAY_ORDER
 from trainer.engine.side_bets.categories import BonusCategory, bonus_hand, sample_hand
-from trainer.web.engine_words import message_words
+from trainer.web.words.engine_words import message_words
 
 HANDS = [bonus_hand(sample_hand(category, random.Random(seed)))
          for category in PAY_ORDER for seed in range(12)]

@@ -18,13 +18,12 @@ from trainer.models import (
     ClassHand,
     ClassPresence,
     DrillSession,
-    LiveClass,
     Role,
     utcnow,
 )
 from trainer.services.classroom import group_context
 from trainer.services.drills import start_session
-from web.classroom_room import Room, build_room, class_kinds
+from web.classroom_room import Room, build_room, class_kinds, row_counts
 from web.helpers import login
 
 KINDS_NOTE = "the kinds come from the app: those whose web folder holds class.html"
@@ -33,12 +32,6 @@ KINDS_NOTE = "the kinds come from the app: those whose web folder holds class.ht
 @pytest.fixture
 def room(app: Any, make_user: Any, make_group: Any) -> Room:
     return build_room(app, make_user, make_group)
-
-def _snapshot(app: Any) -> tuple[int, ...]:
-    with app.app_context():
-        return tuple(db.session.execute(db.select(db.func.count()).select_from(model)).scalar_one()
-                     for model in (LiveClass, ClassHand, ClassAnswer, Attempt, DrillSession))
-
 
 def test_a_class_offers_the_five_kinds_of_a_hand_and_no_stepped_drill(app: Any) -> None:
     kinds = class_kinds(app)
@@ -67,9 +60,7 @@ def test_the_instructor_starts_a_class_and_the_groups_trainees_are_offered_it(ro
 
 @pytest.mark.parametrize("how", ["random", "rule"])
 def test_every_class_kind_is_dealt_answered_locked_and_revealed(room: Room, how: str) -> None:
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     for kind in class_kinds(room.app):
         extra: dict[str, Any] = {}
         if how == "rule":
@@ -135,9 +126,7 @@ def test_an_answer_changes_until_the_lock_and_the_last_one_is_recorded(room: Roo
 
 
 def test_reveal_shows_each_answer_given_who_gave_it_and_the_rules_sentence(room: Room) -> None:
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     kind = class_kinds(room.app)[0]
     number = room.deal(kind).get_json()["number"]
     right, wrong = room.right_answer(number), room.wrong_answer(number)
@@ -276,11 +265,11 @@ def test_another_groups_trainee_is_refused(room: Room, make_user: Any, make_grou
     assert client.get("/class/offer").get_json() == {"class": None}
     room.seats.append(client)
     number = room.deal(class_kinds(app)[0]).get_json()["number"]
-    before = _snapshot(app)
+    before = row_counts(app)
     assert room.join(3).status_code == 302
     assert room.state(3).status_code == 404
     assert room.answer(3, number, room.right_answer(number)).status_code == 404
-    assert _snapshot(app) == before
+    assert row_counts(app) == before
     with app.app_context():
         assert db.session.execute(db.select(db.func.count()).select_from(ClassPresence)
                                   ).scalar_one() == 0
@@ -300,12 +289,12 @@ def test_only_the_instructor_drives_the_class(room: Room) -> None:
     room.start()
     room.join(0)
     kind = class_kinds(room.app)[0]
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     for action in ("deal", "lock", "reveal", "next", "timer"):
         assert room.drive(action, {"kind": kind}, client=room.seats[0]).status_code == 403
     assert room.seats[0].get(f"/class/{room.class_id}").status_code == 403
     assert room.seats[0].get(f"/class/{room.class_id}/summary.csv").status_code == 403
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 def test_typed_hands_for_the_kinds_with_a_typed_form(room: Room) -> None:
@@ -350,11 +339,11 @@ def test_a_typed_hand_that_does_not_fit_is_refused_in_words_and_nothing_is_dealt
     page = room.staff.get(f"/class/{room.class_id}").get_data(as_text=True)
     kind = next(k for k in class_kinds(room.app) if f'data-for-kind="{k}" data-typed' in page
                 and 'name="cards:cards"' in _fieldset(page, k))
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     response = room.deal(kind, "typed", typed=fields)
     assert response.status_code == 400
     assert words in response.get_json()["message"]
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 @pytest.mark.parametrize("body, words", [
@@ -368,11 +357,11 @@ def test_a_typed_hand_that_does_not_fit_is_refused_in_words_and_nothing_is_dealt
 def test_a_deal_that_does_not_fit_is_refused_in_words_and_changes_nothing(
         room: Room, body: dict[str, Any], words: str) -> None:
     room.start()
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     response = room.drive("deal", {"kind": class_kinds(room.app)[0], **body})
     assert response.status_code == 400
     assert words in response.get_json()["message"]
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 def test_the_weakest_rules_deal_the_rule_the_group_misses_most(room: Room, app: Any) -> None:
@@ -422,9 +411,7 @@ def test_answers_racing_the_lock_are_each_recorded_once_or_refused(room: Room) -
     recorded attempts, one refused (409) is not; none is lost, none doubled."""
     from web.helpers import run_together
 
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     kind = class_kinds(room.app)[0]
     for _ in range(3):
         number = room.deal(kind).get_json()["number"]

@@ -1,6 +1,6 @@
 """A trainee device's poll (issue 31, docs/classroom.md "Real time"): a quiet poll is answered
 304 before Flask in one statement, with the headers Flask's own 304 carries, and only while
-the sign-in and the device's place hold exactly as Flask would check them (web/class_poll.py);
+the sign-in and the device's place hold exactly as Flask would check them (web/classroom/poll.py);
 a device that holds the hand is not sent its drawing again."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from trainer.extensions import db
 from trainer.models import ClassHand, ClassPresence, Membership, User, utcnow
-from trainer.web.class_poll import POLL_PATH
+from trainer.web.classroom.poll import POLL_PATH
 from web.classroom_room import Room, build_room, class_kinds
 from web.test_request_cost import counted
 

@@ -19,7 +19,7 @@ from trainer.services.classroom import group_context
 from trainer.services.drills import regrade, replay_question
 from trainer.services.reports.readiness_sql import window_figures
 from trainer.services.reports.sql import kind_figures
-from trainer.web.names import rule_name
+from trainer.web.words.names import rule_name
 from web.classroom_room import Room, build_room, class_kinds
 
 
@@ -47,9 +47,7 @@ def _play(room: Room, kind: str, hands: int, right_seat: int = 0) -> None:
 def test_class_answers_count_in_practice_figures_but_never_in_a_certification_window(
         room: Room, app: Any) -> None:
     kind = _certified_kind(app)
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     _play(room, kind, hands=3)
     trainee = room.trainees[0].id
     criterion = next(c for c in default_criteria() if c.kind == kind)
@@ -75,9 +73,7 @@ def test_class_answers_count_in_practice_figures_but_never_in_a_certification_wi
 def test_class_work_is_labelled_class_wherever_sessions_and_attempts_are_listed(
         room: Room, app: Any) -> None:
     kind = class_kinds(app)[0]
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     _play(room, kind, hands=1)
     trainee = room.trainees[0].id
     mine = room.seats[0].get("/results").get_data(as_text=True)
@@ -146,9 +142,7 @@ def test_a_class_attempt_replays_the_hand_as_it_was_dealt(room: Room, app: Any, 
 def test_the_class_summary_lists_each_hand_its_share_right_and_who_erred(
         room: Room, app: Any) -> None:
     kinds = class_kinds(app)
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     _play(room, kinds[0], hands=1, right_seat=1)
     number = room.deal(kinds[1]).get_json()["number"]
     room.answer(0, number, room.right_answer(number))
@@ -181,9 +175,7 @@ def test_a_lock_updates_each_answering_trainees_learning_state_once(room: Room, 
     from trainer.services import learning
 
     kind = class_kinds(app)[0]
-    room.start()
-    for seat in range(3):
-        room.join(seat)
+    room.start(joined=3)
     number = room.deal(kind).get_json()["number"]
     room.answer(0, number, room.right_answer(number))
     room.answer(1, number, room.wrong_answer(number))

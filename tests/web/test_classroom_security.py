@@ -12,10 +12,10 @@ import pytest
 
 from trainer.engine.drills import get_drill
 from trainer.extensions import db
-from trainer.models import Attempt, ClassAnswer, ClassHand, ClassPresence, Group, LiveClass
+from trainer.models import ClassAnswer, Group
 from trainer.services.classroom import group_context
-from trainer.web.names import rule_name
-from web.classroom_room import Room, build_room, class_kinds
+from trainer.web.words.names import rule_name
+from web.classroom_room import Room, build_room, class_kinds, row_counts
 
 # The trainee-facing schema, written here on its own (not read from the app): every key a
 # reply may hold and its type; "correct" and "result_html" only once the hand is revealed.
@@ -36,12 +36,6 @@ TELLS = ("data-rule=", "verdict", "Right answer", "rule-name", "class-reveal", '
 @pytest.fixture
 def room(app: Any, make_user: Any, make_group: Any) -> Room:
     return build_room(app, make_user, make_group)
-
-
-def _snapshot(app: Any) -> tuple[int, ...]:
-    with app.app_context():
-        return tuple(db.session.execute(db.select(db.func.count()).select_from(model)).scalar_one()
-                     for model in (LiveClass, ClassHand, ClassAnswer, ClassPresence, Attempt))
 
 
 def _fits(data: dict[str, Any], schema: dict[str, Any], where: str,
@@ -171,10 +165,10 @@ def test_an_answer_after_the_lock_or_to_a_hand_no_longer_on_the_table_is_refused
     assert old.status_code == 409
     assert old.get_json()["message"] == "That hand is no longer on the table."
     room.drive("lock")
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     late = room.answer(0, second, room.right_answer(second))
     assert late.status_code == 409 and "locked" in late.get_json()["message"]
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 @pytest.mark.parametrize("body, status, words", [
@@ -192,7 +186,7 @@ def test_a_bad_answer_is_refused_in_words_and_changes_nothing(
     room.join(0)
     room.deal(class_kinds(room.app)[0])
     room.state(0)
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     client = room.seats[0]
     reply = client.post(f"/class/{room.class_id}/answer", json=body,
                         headers={"X-CSRFToken": room.token(client)})
@@ -201,7 +195,7 @@ def test_a_bad_answer_is_refused_in_words_and_changes_nothing(
     assert message and not message.startswith("Traceback")
     if words is not None:
         assert message == words
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 def test_every_post_needs_its_csrf_token(room: Room) -> None:
@@ -209,7 +203,7 @@ def test_every_post_needs_its_csrf_token(room: Room) -> None:
     room.join(0)
     kind = class_kinds(room.app)[0]
     room.deal(kind)
-    before = _snapshot(room.app)
+    before = row_counts(room.app)
     base = f"/class/{room.class_id}"
     for path in ("deal", "next", "lock", "reveal", "timer"):
         reply = room.staff.post(f"{base}/{path}", json={"kind": kind, "seconds": 10})
@@ -219,7 +213,7 @@ def test_every_post_needs_its_csrf_token(room: Room) -> None:
     assert room.seats[1].post(f"{base}/join", data={}).status_code == 400
     reply = room.seats[0].post(f"{base}/answer", json={"hand": 1, "answer": {}})
     assert reply.status_code == 400
-    assert _snapshot(room.app) == before
+    assert row_counts(room.app) == before
 
 
 def test_the_trainee_page_scripts_hold_no_words_and_load_each_class_kinds_script(
@@ -239,7 +233,7 @@ def test_the_trainee_page_scripts_hold_no_words_and_load_each_class_kinds_script
 
 def test_a_poll_answered_304_costs_one_statement(room: Room) -> None:
     """The short poll's common case (docs/classroom.md, "Real time"): through Flask the
-    sign-in read and the class's one read (the first of a process, web/class_poll.py),
+    sign-in read and the class's one read (the first of a process, web/classroom/poll.py),
     then one statement for both, before Flask; the presence write comes at most every ten
     seconds."""
     from web.test_request_cost import counted
@@ -277,7 +271,7 @@ class Marked:
 
 def test_the_classrooms_refusals_are_said_through_the_catalogue(
         room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
-    from trainer.web import engine_words
+    from trainer.web.words import engine_words
 
     room.start()
     room.join(0)

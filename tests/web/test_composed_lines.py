@@ -29,7 +29,8 @@ from trainer.extensions import db
 from trainer.models import CustomHouseWay, Role
 from trainer.services import profiles as profile_service
 from trainer.services.group_settings import MAX_LENGTH, DrillLimits, GroupSettings
-from trainer.web import data_words, engine_words, names, reference
+from trainer.web.platform import sheets
+from trainer.web.words import data_words, engine_words, names
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -261,9 +262,9 @@ def test_a_jobs_state_is_one_whole_sentence(app: Flask, status: str) -> None:
 def test_the_pdf_refusal_ends_its_sentence(english: Flask, client: FlaskClient, trainee: Any,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(html: str) -> bytes:
-        raise reference.PdfUnavailable("Chromium crashed.")
+        raise sheets.PdfUnavailable("Chromium crashed.")
 
-    monkeypatch.setattr(reference, "print_to_pdf", broken)
+    monkeypatch.setattr(sheets, "print_to_pdf", broken)
     login(client, trainee)
     page = client.get("/house-way/trump-plaza/pdf")
     assert page.status_code == 503

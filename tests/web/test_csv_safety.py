@@ -10,7 +10,7 @@ import pytest
 
 from trainer.models import Role
 from trainer.services import classroom
-from trainer.web.csv_export import neutralise
+from trainer.web.platform.csv_export import neutralise
 from web.helpers import login
 
 SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20"

@@ -24,8 +24,8 @@ from trainer.engine.drills.base import get_drill
 from trainer.extensions import db
 from trainer.models import GameHand, Group, InstallationSetting, Role, User
 from trainer.services.table import side_bet_row
-from trainer.web import drills as drill_pages
-from trainer.web.engine_words import message_words
+from trainer.web.trainee import drills as drill_pages
+from trainer.web.words.engine_words import message_words
 from web.helpers import login
 from web.test_drills import fetch_question, start
 

@@ -46,7 +46,7 @@ from trainer.services import house_ways
 from trainer.services import table as play
 from trainer.services.certification import exams
 from trainer.services.group_settings import GroupSettings
-from trainer.web import reference
+from trainer.web.platform import sheets
 from web.helpers import csrf_token, login
 
 BASE = "trump-plaza"
@@ -217,7 +217,7 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             pages.append(html_text)
             return b"%PDF-1.4 fake " + str(len(pages)).encode()
 
-    monkeypatch.setattr(reference, "print_to_pdf", fake_print)
+    monkeypatch.setattr(sheets, "print_to_pdf", fake_print)
     return pages
 
 
@@ -268,7 +268,7 @@ def test_the_custom_sheet_prints_on_at_most_two_pages(signed_in: FlaskClient) ->
 
 # --- the drills, the round drill, the player's game, an exam -----------------------------
 
-def _seed(kind: str, cards_of: Any, digest: str, app: Flask) -> int:
+def differing_seed(kind: str, cards_of: Any, digest: str, app: Flask) -> int:
     """A question seed (under the custom way's context) whose banker's hand the two ways set apart."""
     base = load(BASE)
     with app.app_context():
@@ -285,7 +285,7 @@ def test_the_house_way_drill_grades_by_the_custom_way(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from web.test_drills import start
 
-    seed = _seed("house-way", lambda q: q.cards, custom, app)
+    seed = differing_seed("house-way", lambda q: q.cards, custom, app)
     monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     login(client, trainee)
     token = csrf_token(client, "/drills/")
@@ -314,7 +314,7 @@ def test_the_round_drill_sets_the_bankers_hand_by_the_custom_way(
         app: Flask, trainee: Any, custom: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from trainer.engine.drills.kinds.round import banker_cards
 
-    seed = _seed("round", banker_cards, custom, app)
+    seed = differing_seed("round", banker_cards, custom, app)
     monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     results = []
     with app.app_context():
@@ -366,7 +366,7 @@ def test_the_players_game_sets_the_bankers_hand_by_the_custom_way(
 def test_an_exam_under_the_custom_way_grades_by_it(
         app: Flask, client: FlaskClient, supervisor: Any, trainee: Any, group: int, custom: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    seed = _seed("house-way", lambda q: q.cards, custom, app)
+    seed = differing_seed("house-way", lambda q: q.cards, custom, app)
     monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     with app.app_context():
         exam_id = exams.schedule_exam(group, trainee.id, "house-way", supervisor.id)
@@ -396,7 +396,7 @@ def test_an_exam_under_the_custom_way_grades_by_it(
 
 
 def test_names_word_the_custom_way_and_its_rules(app: Flask, custom: str) -> None:
-    from trainer.web import names
+    from trainer.web.words import names
 
     with app.test_request_context():
         assert names.house_way_name(REF) == "Acme Casino, Reno (version 1)"

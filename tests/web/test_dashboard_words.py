@@ -21,8 +21,8 @@ from trainer.models import Attempt, CertificationExam, DrillSession, User
 from trainer.models.exam import ExamStatus
 from trainer.services.certification.criteria import Readiness, Verdict, default_criteria
 from trainer.services.progress import MISSED_LOOKBACK
-from trainer.web.main import MY_READINESS
 from trainer.web.supervisor.base import READINESS_NAMES
+from trainer.web.trainee.home import MY_READINESS
 from web.helpers import csrf_token, login
 
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)

@@ -22,7 +22,7 @@ from sqlalchemy import event
 
 import trainer.engine.house_way as house_way_package
 from trainer.engine.cards import card_list
-from trainer.engine.drills import DrillContext, get_drill, new_question
+from trainer.engine.drills import DrillContext
 from trainer.engine.house_way import interpreter, load
 from trainer.engine.profiles import FoulPolicy
 from trainer.extensions import db
@@ -39,7 +39,15 @@ from trainer.models import (
 from trainer.services import drills as drill_service
 from trainer.services import house_ways
 from trainer.services.group_settings import GroupSettings
-from web.test_custom_way_everywhere import BASE, EXPECTED, REF, custom_data, front_of, publish
+from web.test_custom_way_everywhere import (
+    BASE,
+    EXPECTED,
+    REF,
+    custom_data,
+    differing_seed,
+    front_of,
+    publish,
+)
 
 
 def _put_group_on(app: Flask, group: int, **changes: Any) -> None:
@@ -159,24 +167,12 @@ def test_a_resolved_custom_way_is_kept_per_name_and_digest(
             drill_service.context_from_json({**stored, "house_way_digest": "0" * 64})
 
 
-def _differing_seed(app: Flask, digest: str) -> int:
-    """A house-way seed (under version 1) whose cards version 1 and Trump Plaza set apart."""
-    with app.app_context():
-        context = DrillContext(house_ways.exact(REF, digest), house_way_digest=digest)
-    base, drill = load(BASE), get_drill("house-way")
-    for seed in range(20_000):
-        cards = drill.question_json(new_question("house-way", seed, context))["cards"]
-        if front_of(EXPECTED, cards) != front_of(base, cards):
-            return seed
-    raise AssertionError("no seed found")
-
-
 def test_a_stored_context_of_a_superseded_version_still_grades_by_that_versions_rules(
         app: Flask, trainee: Any, group: int, manager: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
     ref1, d1 = publish(app, manager.id, custom_data())
     _put_group_on(app, group, house_way=ref1)
-    seed = _differing_seed(app, d1)
+    seed = differing_seed("house-way", lambda q: q.cards, d1, app)
     monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
     with app.app_context():
         session_id = drill_service.start_session(trainee.id, "house-way", "practice")

@@ -6,7 +6,7 @@ declares the slug once (``SLUG = "..."``) beside its questions, grader, skills, 
 criterion; and its web folder ``templates/drills/kinds/<slug>/``, which holds its four
 templates (``question.html``, ``answer.html``, ``feedback.html``, ``attempt.html``) and
 its script ``kind.js``, served as ``/static/kinds/<slug>.js``. The registries (the
-engine's ``DRILLS``, the web's ``trainer/web/drill_kinds.py``) import the homes and hold
+engine's ``DRILLS``, the web's ``trainer/web/platform/drill_kinds.py``) import the homes and hold
 no slug. These tests check that every kind has both halves of its home and nothing is
 left without a kind, and that nowhere else in ``trainer/``, ``templates/`` or
 ``static/`` names a kind's slug: as a quoted string literal, a ``data-kind`` value or a
@@ -29,8 +29,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer.engine.drills import DRILLS
-from trainer.web import drill_kinds
-from trainer.web.drill_kinds import DRILL_KINDS, TEMPLATE_PARTS
+from trainer.web.platform import drill_kinds
+from trainer.web.platform.drill_kinds import DRILL_KINDS, TEMPLATE_PARTS
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ class NotTheDrill:
 
 # Kept small on purpose: each entry is a different meaning, never the drill.
 NOT_THE_DRILL = (
-    NotTheDrill("trainer/web/admin.py", "action",
+    NotTheDrill("trainer/web/admin/pages.py", "action",
                 "the audit log's filter by action (the query parameter `action`)"),
     NotTheDrill("templates/admin/audit.html", "action",
                 "the audit log's filter by action (its field's id and name)"),
@@ -90,9 +90,9 @@ NOT_THE_DRILL = (
                 "the player's game: the House Way button (its id)"),
     NotTheDrill("static/js/play.js", "house-way",
                 "the player's game: the House Way button (looked up by its id)"),
-    NotTheDrill("trainer/web/play.py", "house-way",
+    NotTheDrill("trainer/web/play/pages.py", "house-way",
                 "the player's game: the URL that sets the player's hand the house way"),
-    NotTheDrill("trainer/web/reference.py", "house-way",
+    NotTheDrill("trainer/web/reference/pages.py", "house-way",
                 "the reference pages' URLs of a casino's house-way sheet and its look-up"),
     NotTheDrill("trainer/cli/house_way.py", "house-way",
                 "the command group `trainer house-way ...` (verify, simulate, export)"),
@@ -116,7 +116,7 @@ NOT_THE_DRILL = (
 
 @dataclass(frozen=True)
 class Hit:
-    path: str    # relative to the repository, e.g. "trainer/web/drill_kinds.py"
+    path: str    # relative to the repository, e.g. "trainer/web/platform/drill_kinds.py"
     line: int
     slug: str
     how: str     # "string literal", "data-kind", "URL segment"
@@ -360,7 +360,7 @@ def test_no_slug_is_named_outside_its_kinds_home() -> None:
 
 def test_the_registries_hold_no_slug() -> None:
     """The web registry and the engine's drills package import the homes; neither is one."""
-    registries = ("trainer/web/drill_kinds.py", "trainer/engine/drills/__init__.py",
+    registries = ("trainer/web/platform/drill_kinds.py", "trainer/engine/drills/__init__.py",
                   "trainer/engine/drills/base.py", "trainer/engine/drills/kinds/__init__.py")
     for relative in registries:
         path = ROOT / relative

@@ -11,7 +11,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from trainer.engine.house_way import editing as E
-from trainer.web import engine_words
+from trainer.web.words import engine_words
 from web.test_feedback_languages import fake_spanish  # noqa: F401  (the fixture)
 
 

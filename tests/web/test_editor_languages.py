@@ -1,8 +1,8 @@
 """The house-way editor's problems in the manager's language (issue 19, item 1).
 
 The editor's validation (``engine/house_way/editing/``) and the custom ways' service
-(``services/house_ways.py``) word their problems as the engine's ``Message``s; the editor
-(``web/manager_ways/``) says them. A fake catalogue marks every template ``ES[...]`` for a
+(``services/house_ways/``) word their problems as the engine's ``Message``s; the editor
+(``web/manager/ways/``) says them. A fake catalogue marks every template ``ES[...]`` for a
 Spanish reader (``test_feedback_languages.py``); an English reader reads the English as before.
 """
 from __future__ import annotations

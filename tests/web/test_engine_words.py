@@ -24,7 +24,8 @@ from trainer.engine.drills import get_drill
 from trainer.engine.drills.kinds import action
 from trainer.engine.drills.skills import skill
 from trainer.engine.messages import N_, EngineError, Joined, Message, Money
-from trainer.web import engine_words, languages
+from trainer.web.platform import languages
+from trainer.web.words import engine_words
 from web.helpers import csrf_token, login, post_form
 from web.test_drills import attempts, fetch_question, issued, right_answer, send_answer, start, wrong_answer
 

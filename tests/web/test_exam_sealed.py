@@ -24,7 +24,7 @@ from trainer.extensions import db
 from trainer.models import Attempt, CertificationExam, DrillSession, Group, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services.certification import exams as certification
-from trainer.web.limits import JSON_ENDPOINTS
+from trainer.web.platform.limits import JSON_ENDPOINTS
 from web.helpers import csrf_token, login, post_form
 
 EXAM_LENGTH = 3

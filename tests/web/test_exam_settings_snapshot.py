@@ -11,7 +11,7 @@ from typing import Any
 
 from trainer.extensions import db
 from trainer.models import CertificationExam, DrillSession, Group, IssuedQuestion
-from trainer.web.names import house_way_name, profile_name
+from trainer.web.words.names import house_way_name, profile_name
 from web.helpers import csrf_token, login, post_form
 
 TERMS = re.compile(r'<span class="exam-terms" data-exam="(\d+)">([^<]*)</span>')

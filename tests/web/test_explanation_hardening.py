@@ -321,7 +321,7 @@ def test_the_feedbacks_explanation_in_any_language_is_bounded(english: str, span
     whatever its stored templates, a bounded sentence (the generated one for a bad one)."""
     from trainer.engine.house_way import HouseWay
     from trainer.engine.house_way import explanations as X
-    from trainer.web import way_words
+    from trainer.web.words import way_words
 
     data = custom_data()
     rule = data["sections"][two_pair(data)]["rules"][0]

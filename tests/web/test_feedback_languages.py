@@ -27,7 +27,8 @@ from flask_babel import force_locale, get_locale
 from trainer.engine.drills import DRILLS
 from trainer.engine.drills.explain import Feedback
 from trainer.engine.messages import Joined, Lowered, Message, Money
-from trainer.web import engine_words, languages
+from trainer.web.platform import languages
+from trainer.web.words import engine_words
 from web.helpers import login, post_form
 from web.test_drills import fetch_question, send_answer, start
 from web.test_feedback_words import answer_wrong, attempt_of, issued

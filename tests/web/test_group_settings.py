@@ -13,7 +13,7 @@ from trainer.engine.profiles import DEFAULT_PROFILE, get_profile, profile_names
 from trainer.extensions import db
 from trainer.models import AuditLog, DrillSession, Group, Role
 from trainer.services import drills as drill_service
-from trainer.web.names import profile_name
+from trainer.web.words.names import profile_name
 from web.helpers import login, post_form
 
 _ROW = re.compile(r"<tr>(.*?)</tr>", re.S)

@@ -12,7 +12,7 @@ from trainer.engine.cards import parse_cards
 from trainer.engine.drills.kinds.hand_reading import HandReadingDrill, ReadingQuestion
 from trainer.engine.hands import evaluate2, evaluate5
 from trainer.engine.setting import foul_message
-from trainer.web import engine_words
+from trainer.web.words import engine_words
 
 
 def test_a_hand_description_reads_in_the_readers_language(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""The manager's house-way editor (issue 18, items 3 to 6): trainer/web/manager_ways/.
+"""The manager's house-way editor (issue 18, items 3 to 6): trainer/web/manager/ways/.
 
 Each rule is a test: copy and edit from a preset with a unique short name; every field
 refuses a bad value with its message beside the field and the stored draft unchanged;
@@ -444,7 +444,7 @@ def test_import_lists_each_rule_error_and_stores_nothing(app, boss):
     text = resources.files("trainer.engine.house_way").joinpath(
         "presets", "trump-plaza.toml").read_text(encoding="utf-8")
     # The whole file, translations included: over the old 60 KB upload limit (the import
-    # takes up to the engine's TOML limit, trainer/web/limits.py LARGE_BODY_ENDPOINTS).
+    # takes up to the engine's TOML limit, trainer/web/platform/limits.py LARGE_BODY_ENDPOINTS).
     assert len(text.encode()) > 60 * 1024
     text = text.replace('when = { high_pair = "A" }', 'when = { high_pair = "Z" }')
     text = text.replace('low = "2-6"', 'low = "2-5"')
@@ -779,7 +779,7 @@ def test_the_edge_refuses_table_rules_not_on_offer(app, boss, way_id, fake_proof
                       "(95% interval: from no change to no change)"),
 ])
 def test_the_edge_change_is_said_in_points_of_every_bet(app, change, interval, said):
-    from trainer.web.house_way_words import edge_words
+    from trainer.web.words.house_way_words import edge_words
 
     with app.test_request_context():
         words = edge_words({"edge": {"change_points": change, "change_ci95_points": interval}})

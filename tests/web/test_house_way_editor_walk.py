@@ -24,7 +24,7 @@ from trainer.models import Group, Job, Role
 from trainer.services import house_way_jobs
 from trainer.services.certification import exams
 from trainer.services.group_settings import GroupSettings
-from trainer.web.house_way_words import edge_words
+from trainer.web.words.house_way_words import edge_words
 from web import test_house_way_editor as editor_tests
 from web.helpers import login, post_form
 from web.test_custom_way_everywhere import DISPUTED, REF, custom_data

@@ -5,7 +5,7 @@ on a preset or a published version; every session and exam records the rules dig
 it grades by, so a group on version 1 keeps version 1 after version 2 is published
 (until a supervisor switches it), a session keeps its version after the switch, and
 an attempt graded under a preset re-grades exactly after the preset file changes.
-Drafts never reach trainees. The check a publish needs is a job row (services/jobs.py),
+Drafts never reach trainees. The check a publish needs is a job row (services/jobs/),
 made here directly as a finished check would leave it.
 """
 from __future__ import annotations
@@ -23,7 +23,8 @@ from flask import Flask
 
 from trainer.engine.cards import card_list
 from trainer.engine.drills import DrillContext, get_drill, new_question
-from trainer.engine.house_way import HouseWay, interpreter, load
+from trainer.engine.house_way import HouseWay, load
+from trainer.engine.house_way.interpreter import presets as engine_presets
 from trainer.extensions import db
 from trainer.models import (
     Attempt,
@@ -200,8 +201,8 @@ def test_an_attempt_graded_under_a_preset_regrades_exactly_after_the_preset_chan
 
     # The preset file changes: Trump Plaza now reads another sheet's rules.
     changed = HouseWay({**copy.deepcopy(load(OTHER).data), "name": BASE})
-    real = interpreter._load
-    monkeypatch.setattr(interpreter, "_load",
+    real = engine_presets._load
+    monkeypatch.setattr(engine_presets, "_load",
                         lambda name, table: changed if name == BASE else real(name, table))
     assert load(BASE).rules_digest != digest
 

@@ -1,5 +1,5 @@
 """Issue 19, item 2: a reader sees the house way's own words in their language, with the
-rule number, in the answer's feedback and on the printable sheet (web/way_words.py).
+rule number, in the answer's feedback and on the printable sheet (web/words/way_words.py).
 
 The expected sentences are read from the preset's data file (its Spanish beside the
 English, written by hand), never worked out by the code under test.
@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer.engine.drills.explain import Feedback
-from trainer.web import way_words
+from trainer.web.words import way_words
 from web.helpers import login, post_form
 from web.test_drills import fetch_question, issued, send_answer, start, wrong_answer
 from web.test_reference import needs_chromium, pdf_pages

@@ -344,7 +344,7 @@ _PART = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
 @pytest.mark.parametrize("role", ["supervisor", "manager", "trainee"])
 def test_every_post_refuses_a_body_of_the_wrong_kind(app, people, role):
-    from trainer.web.limits import JSON_ENDPOINTS
+    from trainer.web.platform.limits import JSON_ENDPOINTS
 
     client, token = _signed_in(app, people[role])
     before = _snapshot(app)
@@ -365,7 +365,7 @@ def test_every_post_refuses_a_body_of_the_wrong_kind(app, people, role):
 
 
 def test_json_endpoints_named_in_the_list_exist(app):
-    from trainer.web.limits import JSON_ENDPOINTS
+    from trainer.web.platform.limits import JSON_ENDPOINTS
 
     posts = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}
     assert posts >= JSON_ENDPOINTS

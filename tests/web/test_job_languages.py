@@ -14,7 +14,7 @@ from trainer.extensions import db
 from trainer.models import Job
 from trainer.services import jobs
 from trainer.services.jobs import JobContext, JobFailed, Runner
-from trainer.web.manager_ways import job_views
+from trainer.web.manager.ways import job_views
 from web.test_feedback_languages import fake_spanish  # noqa: F401  (the fixture)
 
 CHANGED = N_("The house way %(name)s changed while this job waited; start it again.")

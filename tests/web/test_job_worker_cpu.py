@@ -281,25 +281,25 @@ def _niced(by: int) -> int:
     return min(19, os.nice(0) + by)  # os.nice(0) reads this process's niceness
 
 
-def test_a_worker_without_autogroups_is_only_niced(tmp_path):
-    (tmp_path / "enabled").write_text("0\n")
-    out = _in_child(f"""
+def _lowered_beside_files(tmp_path: Path, nice: int, autogroups: bool) -> dict[str, Any]:
+    """Lower a child's priority by ``nice`` against stand-in autogroup files (on or off, and
+    the group file that must not be written); return what it said, kept and became."""
+    (tmp_path / "enabled").write_text("1\n" if autogroups else "0\n")
+    return _in_child(f"""
 sid = os.getsid(0)
-said = lower_priority(7, autogroups=Path({str(tmp_path / 'enabled')!r}),
+said = lower_priority({nice}, autogroups=Path({str(tmp_path / 'enabled')!r}),
                       autogroup=Path({str(tmp_path / 'group')!r}), terminal=lambda: False)
 out = {{'said': said, 'same_session': os.getsid(0) == sid, 'nice': os.nice(0)}}
 """)
+
+
+def test_a_worker_without_autogroups_is_only_niced(tmp_path):
+    out = _lowered_beside_files(tmp_path, 7, autogroups=False)
     assert out == {"said": ["nice 7"], "same_session": True, "nice": _niced(7)}
     assert not (tmp_path / "group").exists()
 
 
 def test_a_worker_at_nice_0_changes_nothing(tmp_path):
-    (tmp_path / "enabled").write_text("1\n")
-    out = _in_child(f"""
-sid = os.getsid(0)
-said = lower_priority(0, autogroups=Path({str(tmp_path / 'enabled')!r}),
-                      autogroup=Path({str(tmp_path / 'group')!r}), terminal=lambda: False)
-out = {{'said': said, 'same_session': os.getsid(0) == sid, 'nice': os.nice(0)}}
-""")
+    out = _lowered_beside_files(tmp_path, 0, autogroups=True)
     assert out == {"said": [], "same_session": True, "nice": _niced(0)}
     assert not (tmp_path / "group").exists()

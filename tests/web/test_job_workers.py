@@ -30,7 +30,7 @@ from trainer.models.job import PdfFile
 from trainer.services import jobs
 from trainer.services.job_worker import Worker
 from trainer.services.jobs import JobContext, Runner
-from trainer.web import reference
+from trainer.web.platform import sheets
 from web.helpers import csrf_token, login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(threading.get_ident())
         return b"%PDF-1.4 fake " + str(len(calls)).encode()
 
-    monkeypatch.setattr(reference, "print_to_pdf", fake_print)
+    monkeypatch.setattr(sheets, "print_to_pdf", fake_print)
     return calls
 
 
@@ -272,9 +272,9 @@ def test_the_pdf_waiting_page_has_no_timed_refresh_and_says_when_the_pdf_is_read
 def test_a_failed_pdf_job_is_said_once_then_asked_for_again(app, make_user, queue_only, worker,
                                                          monkeypatch):
     def broken(html: str) -> bytes:
-        raise reference.PdfUnavailable("Chromium crashed.")
+        raise sheets.PdfUnavailable("Chromium crashed.")
 
-    monkeypatch.setattr(reference, "print_to_pdf", broken)
+    monkeypatch.setattr(sheets, "print_to_pdf", broken)
     trainee = make_user(Role.TRAINEE)
     client = app.test_client()
     login(client, trainee)
@@ -312,7 +312,7 @@ def test_a_group_settings_change_queues_its_pdfs_as_the_systems_jobs(app, make_u
             ("foxwoods", language, paper) for language in ("en", "es") for paper in ("letter", "a4")}
         assert {j.created_by_id for j in queued} == {None}  # the system's: no one's limit
         from trainer.models import Group
-        from trainer.web import pdf_jobs
+        from trainer.web.platform import pdf_jobs
         again = pdf_jobs.prepare_group(db.session.get(Group, group_id))
         assert sorted(j.id for j in again) == sorted(j.id for j in queued)  # deduplicated
     assert len(worker.run_all()) == 4 and len(printed) == 4
@@ -418,7 +418,7 @@ def test_kill_9_of_a_job_worker_leaves_no_orphan_and_its_job_is_retried(app, que
                             '--print-to-pdf=*) printf "%%PDF-1.4 fake" > "${a#--print-to-pdf=}";; '
                             'esac; done\n')
     with app.app_context(), app.test_request_context():
-        from trainer.web import pdf_jobs
+        from trainer.web.platform import pdf_jobs
         [job, *_] = pdf_jobs._queue_system("mgm-grand", "nevada", ["en"])
         job_id = job.id
     process = subprocess.Popen([str(BIN / "trainer"), "worker", "--lane", "short"],

@@ -1,5 +1,5 @@
 """Background jobs (issue 18, item 8; issue 25): started once, queued for a worker, progress and
-result stored, a dead worker shown failed and restartable (trainer/services/jobs.py)."""
+result stored, a dead worker shown failed and restartable (trainer/services/jobs/)."""
 from __future__ import annotations
 
 import logging
@@ -291,13 +291,13 @@ def test_an_insert_losing_the_race_answers_the_winners_job(app, inline, monkeypa
         winner_id = winner.id
         # As if the other manager's row was inserted just after this one looked.
         looks: list[str] = []
-        real = jobs._active
+        real = jobs.starting._active
 
         def first_look_misses(key: str) -> Job | None:
             looks.append(key)
             return None if len(looks) == 1 else real(key)
 
-        monkeypatch.setattr(jobs, "_active", first_look_misses)
+        monkeypatch.setattr(jobs.starting, "_active", first_look_misses)
         got = jobs.submit("slow", "slow:race", {}, None, runner=inline)
         assert got.id == winner_id
         assert len(looks) == 2  # the insert failed on active_key; the winner was looked up

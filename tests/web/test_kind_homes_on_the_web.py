@@ -19,7 +19,8 @@ from trainer.engine.drills import skills as skill_book
 from trainer.engine.drills.skills import DefaultCriterion, Skill
 from trainer.engine.house_way import rule_family
 from trainer.services.certification import criteria
-from trainer.web import drill_kinds, engine_words, names
+from trainer.web.platform import drill_kinds
+from trainer.web.words import engine_words, names
 
 MADE_UP = "made-up-kind"
 

@@ -30,9 +30,10 @@ from flask_babel import force_locale
 from trainer.extensions import db
 from trainer.models import Attempt, InstallationSetting, User
 from trainer.services.languages import LANGUAGES
-from trainer.web import languages as page_languages
-from trainer.web.filters import card_html, card_label
-from trainer.web.money_input import AmountError, parse_cents, read_amounts
+from trainer.web.platform import languages as page_languages
+from trainer.web.platform.fast_paths import card_html
+from trainer.web.platform.filters import card_label
+from trainer.web.platform.money_input import AmountError, parse_cents, read_amounts
 from web.helpers import csrf_token, login, post_form
 from web.test_drills import fetch_question, right_answer, send_answer, start
 from web.test_request_cost import counted
@@ -482,7 +483,7 @@ def test_a_printed_sheet_is_printed_anew_for_another_currency_or_letters(
     """The cached PDF's key names the language, the currency and the cards' letters."""
     from trainer.engine.house_way import load, preset_names
     from trainer.engine.profiles import DEFAULT_PROFILE
-    from trainer.web.reference import PAPER_SIZES, sheet_pdf_key
+    from trainer.web.platform.sheets import PAPER_SIZES, sheet_pdf_key
 
     way, paper = load(preset_names()[0]), next(iter(PAPER_SIZES))
     keys = []

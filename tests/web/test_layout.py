@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from trainer.web import charts
-from trainer.web.filters import card_label
+from trainer.web.platform.filters import card_label
+from trainer.web.supervisor import charts
 from web.helpers import login
 
 
@@ -102,7 +102,7 @@ def _buttons(html: str) -> list[tuple[str, str]]:
 def test_every_hand_name_has_its_own_shortcut_shown_on_its_button(app) -> None:
     from flask import render_template
 
-    from trainer.web.drills import CATEGORY_NAMES
+    from trainer.web.words.names import CATEGORY_NAMES
 
     with app.test_request_context():
         html = render_template("drills/kinds/hand-reading/answer.html", q={"mode": "category"},

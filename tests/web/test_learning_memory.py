@@ -8,7 +8,6 @@ written out again in ``expected_rating``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -21,24 +20,15 @@ from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, SkillMemory
 from trainer.services import drills as drill_service
 from trainer.services import learning
-from trainer.services.drills import sessions
 from trainer.services.learning import records
-from web.learning_helpers import Clock, answer_for, issued_row, play
+from web.learning_helpers import Clock, answer_for, issued_row, play, service_clock
 
 LIBRARY = Scheduler(enable_fuzzing=False)
 
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    found = Clock()
-    monkeypatch.setattr(sessions, "utcnow", found)
-    return found
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
+    return service_clock(monkeypatch)
 
 
 def expected_rating(attempt: Attempt, criterion_ms: int | None) -> Rating:

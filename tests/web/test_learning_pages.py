@@ -37,7 +37,7 @@ from trainer.services import drills as drill_service
 from trainer.services import learning
 from trainer.services.certification import exams as certification
 from trainer.services.group_settings import GroupSettings
-from trainer.web.names import family_name
+from trainer.web.words.names import family_name
 from web.helpers import csrf_token, login, post_form
 
 HOUSE_WAY = "house-way"   # the drill of house-way hands (a test may name a slug)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -23,10 +22,9 @@ from trainer.models import Attempt, DrillSession, utcnow
 from trainer.services import drills as drill_service
 from trainer.services import learning
 from trainer.services.certification import exams
-from trainer.services.drills import sessions
 from trainer.services.learning import records
 from web.helpers import login
-from web.learning_helpers import Clock, answer_for, play
+from web.learning_helpers import Clock, answer_for, play, service_clock
 from web.test_learning_memory import library_run
 
 HOUSE_WAY = "house-way"
@@ -36,15 +34,7 @@ HOUSE_WAY_CRITERION_MS = 8000
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    found = Clock(utcnow().replace(microsecond=0))   # the exam's deadlines use the real clock
-    monkeypatch.setattr(sessions, "utcnow", found)
-    return found
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
+    return service_clock(monkeypatch, utcnow().replace(microsecond=0))  # the exam's deadlines: real time
 
 
 def _seen(client: FlaskClient) -> dict[str, str]:

@@ -14,7 +14,7 @@ import pytest
 from trainer.extensions import db
 from trainer.models import Role
 from trainer.models.types import ID_MAX, bounded_int, parse_id
-from trainer.web.limits import JSON_MAX_DEPTH, JSON_MAX_ITEMS, IdConverter
+from trainer.web.platform.limits import JSON_MAX_DEPTH, JSON_MAX_ITEMS, IdConverter
 from web.helpers import csrf_token, login
 
 HUGE_IDS = [2**31, 2**40, 2**63, 2**70]

@@ -18,7 +18,7 @@ from trainer.engine.profiles import profile_names
 from trainer.extensions import db
 from trainer.models import AuditLog, CertificationExam, Group, Membership, Role, User
 from trainer.models.user import ROLE_RANK
-from trainer.web.data_words import profile_description
+from trainer.web.words.data_words import profile_description
 from web.helpers import csrf_token, login, post_form
 
 PASSWORD = "floor-boss-passphrase"
@@ -176,7 +176,7 @@ def test_house_ways_page_lists_every_preset_and_profile_in_words_with_sheet_link
                      f"/house-way/{name}/pdf?paper=a4", f"/house-way/look-up?preset={name}"):
             assert f'href="{link}"' in page, link
     for name in profile_names():
-        with app.test_request_context():  # the description in words (web/data_words.py)
+        with app.test_request_context():  # the description in words (web/words/data_words.py)
             assert profile_description(name) in text
         assert f'href="/commission-chart?profile={name}"' in page
     # Ids only in addresses, never in what is read.

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.services.languages import LANGUAGES
-from trainer.web.languages import _ungrouped
+from trainer.web.platform.languages import _ungrouped
 
 
 @settings(max_examples=400, deadline=None)

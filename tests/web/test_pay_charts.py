@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from trainer.engine.side_bets import load_table
 from trainer.models import Role
-from trainer.web import pay_tables, reference
+from trainer.web.platform import pay_tables, sheets
 from web.helpers import login
 
 
@@ -27,7 +27,7 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             pages.append(html)
             return b"%PDF-1.4 fake " + str(len(pages)).encode()
 
-    monkeypatch.setattr(reference, "print_to_pdf", fake_print)
+    monkeypatch.setattr(sheets, "print_to_pdf", fake_print)
     return pages
 
 

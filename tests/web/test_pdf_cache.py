@@ -18,7 +18,7 @@ import pytest
 from trainer import create_app
 from trainer.engine.house_way import load
 from trainer.extensions import db
-from trainer.web import reference
+from trainer.web.platform import sheets
 from web.helpers import login
 
 CHROMIUM = "/usr/bin/chromium"
@@ -38,7 +38,7 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         time.sleep(0.2)
         return b"%PDF-1.4 fake " + str(number).encode()
 
-    monkeypatch.setattr(reference, "print_to_pdf", fake_print)
+    monkeypatch.setattr(sheets, "print_to_pdf", fake_print)
     return pages
 
 
@@ -104,7 +104,7 @@ def test_changed_house_way_data_prints_anew_and_drops_the_old_file(app, signed_i
 
 def test_a_changed_template_prints_anew(app, signed_in, printed, monkeypatch):
     signed_in.get("/house-way/trump-plaza/pdf")
-    monkeypatch.setattr(reference, "sheet_template_version", lambda: "a-new-layout")
+    monkeypatch.setattr(sheets, "sheet_template_version", lambda: "a-new-layout")
     signed_in.get("/house-way/trump-plaza/pdf")
     signed_in.get("/house-way/trump-plaza/pdf")
     assert len(printed) == 2
@@ -154,19 +154,19 @@ def test_parallel_first_requests_print_once(app, trainee, printed):
 
 def test_a_failed_print_is_not_cached_and_the_next_success_is(app, signed_in, printed,
                                                                monkeypatch):
-    working = reference.print_to_pdf
+    working = sheets.print_to_pdf
     calls = []
 
     def broken(html: str) -> bytes:
         calls.append(html)
-        raise reference.PdfUnavailable("Chromium crashed.")
+        raise sheets.PdfUnavailable("Chromium crashed.")
 
-    monkeypatch.setattr(reference, "print_to_pdf", broken)
+    monkeypatch.setattr(sheets, "print_to_pdf", broken)
     assert signed_in.get("/house-way/trump-plaza/pdf").status_code == 503
     assert signed_in.get("/house-way/trump-plaza/pdf").status_code == 503
     assert len(calls) == 2
     assert list(_cache_dir(app).glob("*.pdf")) == []
-    monkeypatch.setattr(reference, "print_to_pdf", working)
+    monkeypatch.setattr(sheets, "print_to_pdf", working)
     assert signed_in.get("/house-way/trump-plaza/pdf").status_code == 200
     assert signed_in.get("/house-way/trump-plaza/pdf").status_code == 200
     assert len(printed) == 1

@@ -27,13 +27,14 @@ from flask_babel import force_locale
 
 from trainer.engine.messages import Nn_, Plural
 from trainer.services import house_ways, jobs
-from trainer.web import engine_words, filters, i18n
+from trainer.web.platform import filters, i18n
+from trainer.web.words import engine_words
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Sentences about a count, (singular, plural) as the catalogue must hold them.
 PLURALS = [
-    # The house-way check (templates/manager/ways/*, the publish refusal of services/house_ways.py).
+    # The house-way check (templates/manager/ways/*, the publish refusal of services/house_ways/).
     ("%(n)s of %(num)s hand foul.", "%(n)s of %(num)s hands foul."),
     ("%(num)s hand no rule decides.", "%(num)s hands no rule decides."),
     ("Checked: %(fouled)s of %(num)s hand foul; %(undecided)s undecided.",
@@ -149,7 +150,7 @@ def test_the_engines_plural_is_english_by_str_and_three_forms_in_russian(app: Fl
 
 def test_the_publish_refusal_counts_hands_with_plural_forms(app: Flask, russian: Any,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(house_ways, "digest_of", lambda draft: "d")
+    monkeypatch.setattr(house_ways.publishing, "digest_of", lambda draft: "d")
     record: Any = SimpleNamespace(draft_digest="d", draft={})
 
     def refusal(fouled: int, undecided: int) -> Any:

@@ -187,7 +187,7 @@ def test_every_bet_the_drills_deal_is_on_the_chart() -> None:
     round's seats, which deal the same) has its row on that profile's chart."""
     from trainer.engine.drills.kinds.settlement import BETS_DOLLARS
     from trainer.engine.profiles import PROFILES as ALL
-    from trainer.web.reference import chart_bets
+    from trainer.web.reference.pages import chart_bets
 
     for profile in [*ALL.values(), TableProfile("high-room", min_bet_cents=2_500, max_bet_cents=50_000),
                     TableProfile("odd-room", min_bet_cents=250, max_bet_cents=7_500)]:

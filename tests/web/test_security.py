@@ -6,7 +6,7 @@ import pytest
 
 from trainer.extensions import db
 from trainer.models import LoginFailure, User
-from trainer.web.security import CONTENT_SECURITY_POLICY
+from trainer.web.platform.security import CONTENT_SECURITY_POLICY
 
 from .helpers import csrf_token, login, post_form
 

@@ -13,7 +13,7 @@ from flask import Flask
 
 from trainer.services import accounts
 from trainer.services.certification import exams
-from trainer.web import engine_words
+from trainer.web.words import engine_words
 
 
 class Marked:

@@ -4,7 +4,7 @@ A sign-in lasts at most ``SESSION_LIFETIME`` (12 hours by default) and ends afte
 ``SESSION_IDLE_TIMEOUT`` unused (2 hours by default), checked on the server at
 every request; the database keeps only the SHA-256 of each session's token.
 Times are moved by setting the row's timestamps or by moving the clock the
-session code reads (``trainer.web.sessions.utcnow``).
+session code reads (``trainer.web.platform.sessions.utcnow``).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from trainer import create_app
 from trainer.extensions import db
 from trainer.models import User, UserSession, utcnow
-from trainer.web import sessions
+from trainer.web.platform import sessions
 from web.helpers import csrf_token, login
 from web.test_drills import start
 from web.test_request_cost import counted

@@ -20,7 +20,7 @@ from flask import Flask
 from trainer.engine.house_way import load, preset_names
 from trainer.models import Role
 from trainer.services import house_ways
-from trainer.web import reference
+from trainer.web.platform import sheets
 from web.helpers import login
 from web.test_house_way_versions import _check_job
 
@@ -45,7 +45,7 @@ def printed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         pages.append(page)
         return b"%PDF-1.4 fake"
 
-    monkeypatch.setattr(reference, "print_to_pdf", fake_print)
+    monkeypatch.setattr(sheets, "print_to_pdf", fake_print)
     return pages
 
 

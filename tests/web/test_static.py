@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer.engine.drills import DRILLS
-from trainer.web import static_files
-from trainer.web.static_files import LONG_MAX_AGE, StaticFiles, minify_css, minify_js
+from trainer.web.platform import static_files
+from trainer.web.platform.static_files import LONG_MAX_AGE, StaticFiles, minify_css, minify_js
 from web.helpers import login, post_form
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,11 +20,11 @@ from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, IssuedQuestion
 from trainer.services import drills as drill_service
 from trainer.services import learning
-from trainer.services.drills import DrillError, sessions, targeting
+from trainer.services.drills import DrillError, targeting
 from trainer.services.group_settings import GroupSettings
 from trainer.services.reports.aggregates import COUNTED_DEALT
 from web.helpers import csrf_token, login
-from web.learning_helpers import Clock, answer_for, play
+from web.learning_helpers import Clock, answer_for, play, service_clock
 from web.test_request_cost import MAX_ANSWER_STATEMENTS, MAX_STATEMENTS, counted
 
 HOUSE_WAY = "house-way"
@@ -35,15 +34,7 @@ WEAK = "two-pair.split.aces"
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    found = Clock()
-    monkeypatch.setattr(sessions, "utcnow", found)
-    return found
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
+    return service_clock(monkeypatch)
 
 
 @pytest.fixture
@@ -101,7 +92,7 @@ def test_a_targeted_session_is_untimed_practice_never_counted_and_labelled_in_wo
             drill_service.start_session(trainee.id, HOUSE_WAY, mode, dealt="targeted")
     with pytest.raises(DrillError):      # a round is practised by its single-question kinds
         learning.start_targeted(trainee.id, "round")
-    from trainer.web.drills import session_mode_name
+    from trainer.web.words.names import session_mode_name
     with app.test_request_context():
         assert session_mode_name("practice", "targeted") == "Targeted practice"
 

@@ -13,7 +13,7 @@ from trainer.engine.house_way import load, preset_names
 from trainer.engine.house_way.interpreter import HouseWay
 from trainer.extensions import db
 from trainer.models import AuditLog, InstallationSetting, User
-from trainer.web import names
+from trainer.web.words import names
 from web.helpers import login, post_form
 
 JSON_LIKE = re.compile(r'\{\s*"|"[A-Za-z_]+"\s*:')
@@ -177,7 +177,7 @@ def test_hand_reading_rules_name_their_hand_in_the_readers_language(app) -> None
     """A category's rule (reading.one-pair) names the hand with the drill's own words,
     translated, never the id's English words dropped into a translated sentence."""
     from trainer.engine.drills.kinds.hand_reading import CATEGORY_WORDS
-    from trainer.web.i18n import translations
+    from trainer.web.platform.i18n import translations
 
     with app.test_request_context():
         assert names.rule_name("reading.one-pair") == "Reading: one pair"

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession
-from trainer.web import names
+from trainer.web.words import names
 from web.helpers import login
 from web.test_drills import fetch_question, issued, send_answer, start
 
@@ -95,7 +95,7 @@ def test_settings_fields_show_the_defaults_they_stand_for(
 
 
 def test_ranks_in_the_editor_read_as_cards_write_them() -> None:
-    from trainer.web.house_way_forms import choice_words
+    from trainer.web.words.house_way_words import choice_words
 
     assert choice_words("2-6") == "2-6"
     assert choice_words("a-k-q-j-t") == "A-K-Q-J-10"

@@ -14,7 +14,7 @@ from trainer.engine.drills.kinds.house_way import setting_explanation
 from trainer.engine.hands import Wheel
 from trainer.engine.house_way import load
 from trainer.engine.messages import N_, Joined, Message
-from trainer.web import way_words
+from trainer.web.words import way_words
 
 SEVEN = "Jh Js 6c 6d 9h 4c 2s"
 ENGLISH = "Two pair, jacks and sixes, no ace: split, sixes in front"

@@ -138,7 +138,7 @@ class HandName:
 
     ``str()`` is the English description (``HandValue.description``, byte for byte); the
     web words it in the reader's language from ``house_way/words.py``'s tables
-    (``web/engine_words.py``), the joker's role through ``JOKER_AS``.
+    (``web/words/engine_words.py``), the joker's role through ``JOKER_AS``.
     """
 
     five: bool

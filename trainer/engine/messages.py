@@ -6,7 +6,7 @@ catalogues, babel.cfg) and keeps it with its values as a ``Message``: a
 ``template`` with named placeholders (``%(card)s``) and its ``params``. ``str()``
 of a message is the English sentence, byte for byte what the engine always said,
 so the commands, tests and JSON API read as before; the web layer translates the
-template and the params that are themselves words (``trainer/web/engine_words.py``,
+template and the params that are themselves words (``trainer/web/words/engine_words.py``,
 docs/languages.md "The engine's sentences").
 
 A refusal is an ``EngineError``, a ``ValueError`` whose ``str()`` is the English

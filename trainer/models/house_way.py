@@ -1,6 +1,6 @@
 """The casino's own house ways (issue 18): drafts, published versions, snapshots, class tables.
 
-``services/house_ways.py`` is the one owner of these rows; the engine owns the presets.
+``services/house_ways/`` is the one owner of these rows; the engine owns the presets.
 
 - ``CustomHouseWay``: one casino's way being written by a manager, its draft's data
   (the engine's house-way mapping, as a preset file reads) and the draft's rules digest.

@@ -1,6 +1,6 @@
 """Background jobs: long work run off the request, with its progress and result (issue 18).
 
-``trainer/services/jobs.py`` starts and runs them; this module holds the row only.
+``trainer/services/jobs/`` starts and runs them; this module holds the row only.
 """
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ _UNSWAP = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": 
 
 
 class PasswordProblem(StrEnum):
-    """Why a password is refused; the web layer words each one (web/forms.py)."""
+    """Why a password is refused; the web layer words each one (web/platform/forms.py)."""
 
     TOO_SHORT = "too-short"
     TOO_FEW_DIFFERENT = "too-few-different"

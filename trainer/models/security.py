@@ -45,7 +45,7 @@ class UserSession(Model):
     Signing out sets ``revoked_at``, which ends this session only; the
     person's other sessions (another device, a running exam) go on. A session
     also ends ``SESSION_LIFETIME`` after ``created_at`` and ``SESSION_IDLE_TIMEOUT``
-    after ``last_seen_at`` (written at most about once a minute; ``trainer/web/sessions.py``).
+    after ``last_seen_at`` (written at most about once a minute; ``trainer/web/platform/sessions.py``).
     """
 
     __tablename__ = "user_sessions"

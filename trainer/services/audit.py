@@ -1,8 +1,8 @@
 """The audit log: supervisors' and admins' changes, written with the change itself.
 
 Each service writes its own entries (accounts: ``services/accounts.py``, groups:
-``services/groups.py``); the web writes only the sign-ins' (``web/sessions.py``,
-``web/auth.py``)."""
+``services/groups.py``); the web writes only the sign-ins' (``web/platform/sessions.py``,
+``web/auth/pages.py``)."""
 from __future__ import annotations
 
 from typing import Any

@@ -12,7 +12,7 @@ Building settings from new values is strict: ``GroupSettings(...)`` raises
 ValueError with a sentence naming what is wrong.
 
 The house way is a preset or a published version of a manager's custom way
-(``services/house_ways.py``: a ref such as ``riverside@2``); a draft is refused.
+(``services/house_ways/``: a ref such as ``riverside@2``); a draft is refused.
 The profile may be a preset or a manager's custom profile (``services/profiles.py``
 knows both); a group keeps a withdrawn one, but a new choice must be offered
 (``check_profile_choice``).
@@ -99,7 +99,7 @@ class GroupSettings:
         # reader's language: web/engine_words.message_words); str() of the error is the English.
         errors: list[Any] = []
         try:
-            # A preset or a published version (services/house_ways.py); never a draft.
+            # A preset or a published version (services/house_ways/); never a draft.
             house_ways.check_choice(self.house_way)
         except house_ways.WayError as error:
             errors.append(error.args[0] if len(error.args) == 1 else str(error))

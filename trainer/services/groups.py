@@ -8,14 +8,18 @@ values that changed, old and new) and ``house_way.roll_out`` (a manager's versio
 on the group, ``services/way_rollouts.py``). The supervisor's pages, the manager's
 roll-out and ``trainer seed-demo`` all call it. A refusal is a ``GroupError`` (an
 ``EngineError`` with an ``N_``-marked sentence); nothing is changed then.
+``supervised_groups`` lists a supervisor's groups (or all) with their sizes, for the
+home page and the new-trainee form.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import func
+
 from trainer.engine.messages import N_, EngineError
 from trainer.extensions import db
-from trainer.models import AuditLog, Group, User
+from trainer.models import AuditLog, Group, Membership, User
 from trainer.services.accounts import Actor, checked_text, record
 from trainer.services.group_settings import GroupSettings
 
@@ -94,3 +98,13 @@ def history(group: Group, limit: int = 50) -> list[AuditLog]:
         db.select(AuditLog).where(AuditLog.target_type == "group", AuditLog.target_id == group.id)
         .order_by(AuditLog.at.desc(), AuditLog.id.desc()).limit(limit)
     ).scalars())
+
+
+def supervised_groups(supervisor_id: int | None) -> list[tuple[Group, int]]:
+    """Return a supervisor's groups (every group for None) with the number of trainees in each."""
+    query = (db.select(Group, func.count(Membership.user_id))
+             .outerjoin(Membership, Membership.group_id == Group.id))
+    if supervisor_id is not None:
+        query = query.filter(Group.supervisor_id == supervisor_id)
+    rows = db.session.execute(query.group_by(Group.id).order_by(Group.name, Group.id)).all()
+    return [(group, count) for group, count in rows]

@@ -2,7 +2,7 @@
 
 Each kind has a key function (the same key is the same work: ``jobs.submit`` starts it
 once), a ``start_*`` function called in the web process, and a ``run_*`` function the
-worker runs (``services/jobs.py``: no Flask app there, only the job's own session).
+worker runs (``services/jobs/``: no Flask app there, only the job's own session).
 
 The ``start_*`` functions resolve what needs the app's database before the job starts
 (a house way ref into its data, a profile name into its rules), so the parameters the
@@ -269,7 +269,7 @@ JOB_KINDS: dict[str, jobs.JobFunction] = {
 
 
 def register_kinds() -> None:
-    """Register the four job kinds with ``services/jobs.py`` (the app factory does, at start)."""
+    """Register the four job kinds with ``services/jobs/`` (the app factory does, at start)."""
     for kind, fn in JOB_KINDS.items():
         jobs.register(kind, fn, jobs.LONG)
 

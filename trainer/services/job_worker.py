@@ -2,7 +2,7 @@
 
 ``trainer worker`` runs one (``trainer/cli/worker.py``); any number run, on one machine
 or several, against the one database. A web process only queues jobs
-(``services/jobs.py``, ``submit``); it never runs one, and no job is ever a child of a
+(``services/jobs/``, ``submit``); it never runs one, and no job is ever a child of a
 web process.
 
 A worker has two *lanes*, each a thread running one job at a time: ``short`` (PDFs)
@@ -297,8 +297,8 @@ class Worker:
                     message=None),
                 execution_options={"synchronize_session": False})
             rows = session.execute(select(Job.id).where(expired)).scalars().all()
-            failed = sum(jobs._fail(session, job_id, jobs.WORKER_STOPPED, statuses=(RUNNING,),
-                                    before=cutoff) for job_id in rows)
+            failed = sum(jobs.mark_failed(session, job_id, jobs.WORKER_STOPPED, statuses=(RUNNING,),
+                                          before=cutoff) for job_id in rows)
             session.commit()
         requeued = int(getattr(again, "rowcount", 0) or 0)
         if requeued or failed:

@@ -3,7 +3,7 @@
 ``LANGUAGES`` is the one list of the languages the trainer speaks; the app's config,
 the locale selector, the account page and the admin's page all read it here.
 
-The language a page uses is, in order (``web/languages.py`` asks): the reader's own
+The language a page uses is, in order (``web/platform/languages.py`` asks): the reader's own
 (``User.language``, chosen on the account page and set by ``services/accounts.py``), the
 installation's (an admin's setting, ``language``), the browser's ``Accept-Language``, else
 English. The same order as the time zones (``services/time_zones.py``): the room's choice
@@ -15,7 +15,7 @@ The installation's settings are rows of ``installation_settings`` (key, value):
 code with two minor digits; no row: USD) and ``card_letters`` (``international``, the
 A K Q J 10 every casino prints, or ``local``; no row: international). A bad stored
 value reads as the default. A signed-in request reads them in the same statement as
-its user (``installation_columns``, ``web/sessions.py``), so choosing the language
+its user (``installation_columns``, ``web/platform/sessions.py``), so choosing the language
 costs no SQL statement of its own.
 """
 from __future__ import annotations

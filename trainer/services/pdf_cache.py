@@ -6,7 +6,7 @@ is a different PDF, so a change to any part prints anew, and the older PDF of th
 same stem is removed. A web request never prints (issue 25): it reads this
 machine's copy under ``instance/pdf-cache``, else the database's (``PdfFile``,
 written by the worker that printed it, on whatever machine), else queues a job
-(``trainer/web/pdf_jobs.py``). The disk copy is written to a temporary name and
+(``trainer/web/platform/pdf_jobs.py``). The disk copy is written to a temporary name and
 renamed (``os.replace``) under an exclusive ``flock``, so no reader ever sees half
 a PDF.
 """

@@ -222,7 +222,7 @@ def title_problem(title: str, name: str | None = None) -> Message | None:
 
 def _words(profile: TableProfile, offered_now: bool) -> dict[str, object]:
     """Describe a profile for the audit log: its settings as data (money in cents), which
-    the log's page words in its reader's language (web/change_history.py); its name is
+    the log's page words in its reader's language (web/words/change_history.py); its name is
     the entry's target."""
     data = profile.as_dict()
     del data["name"]

@@ -8,6 +8,8 @@ certification criteria (``certification/criteria.py``), and what is left to
 certify; the exams scheduled; and the rules the trainee missed most, each with the
 house way it was missed under, so the page can name it in words. The answers of an
 exam not yet ended are never counted here (they would tell which were wrong).
+``recent_attempts``: a user's latest answers, for their results and the supervisor's
+trainee page (which alone sees a running exam's).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
@@ -29,6 +32,8 @@ from trainer.services.reports.sql import kind_figures
 # How many of the latest wrong answers "the rules I miss most" looks at, and how many it names.
 MISSED_LOOKBACK = 200
 MISSED_SHOWN = 5
+# How many of a user's latest answers their results list shows.
+RECENT_RESULTS = 20
 
 
 @dataclass(frozen=True)
@@ -144,3 +149,23 @@ def trainee_progress(user_id: int, group: Group | None, kinds: list[str]) -> Pro
             kind in verdict.certified_kinds, kind in open_kinds, misses[kind],
             Figures() if sealed else everything.get(kind, Figures())))
     return Progress(verdict, drills, missed, sealed)
+
+
+def recent_attempts(
+    user_id: int, limit: int = RECENT_RESULTS, *, include_sealed: bool = False
+) -> list[Attempt]:
+    """Return a user's latest attempts, newest first.
+
+    Those of an exam not yet ended are left out unless ``include_sealed`` (the
+    supervisor's pages): the trainee sees them when the exam ends.
+    """
+    # Each row names its session's kind of dealing ("My mistakes (practice)"): the
+    # sessions come in the same statement, not one query per row.
+    query = db.select(Attempt).options(joinedload(Attempt.session)).filter_by(user_id=user_id)
+    if not include_sealed:
+        query = without_sealed(query, user_id)
+    return list(
+        db.session.execute(
+            query.order_by(Attempt.answered_at.desc(), Attempt.id.desc()).limit(limit)
+        ).scalars()
+    )

@@ -1,7 +1,7 @@
 """The player's game: deal, settle and keep the balance of a practice table.
 
 The server deals, sets the banker's hand, settles and keeps the balance; the
-blueprint (``trainer.web.play``) turns requests into these calls and their
+blueprint (``trainer.web.play.pages``) turns requests into these calls and their
 results into JSON and pages.
 
 Money: the balance changes only when a hand is settled, by the hand's net, in
@@ -128,7 +128,7 @@ def open_hand(game: PlayerGame | None) -> GameHand | None:
 
 def limits(profile_name: str) -> dict[str, Any]:
     """Return a profile's smallest and largest bet and its side bet (the page words the
-    rules in the reader's language, web/data_words.py)."""
+    rules in the reader's language, web/words/data_words.py)."""
     profile = profiles.table_profile(profile_name)
     offer = game_side_bet(profile)
     table = load_table(offer.table)

@@ -24,7 +24,7 @@ that is refused with "may be tried again in N seconds", never slept on, and is
 not counted.
 
 A *remembered device* (a browser with the signed device cookie of that login,
-``web/devices.py``) is counted apart: only its own failures count against it
+``web/auth/devices.py``) is counted apart: only its own failures count against it
 (5 in 15 minutes, then refused), and no other device's failures, from any
 address, slow or refuse it. An address alone earns no exemption: a training
 room behind one address shares the per-address and per-pair counts of every

@@ -1,7 +1,7 @@
 """Rolling a published house-way version out to groups: the manager's tool (issue 27).
 
 A group trains on one house way, a preset or a published version ``<slug>@<n>``
-(``services/house_ways.py``). A manager puts a published version of a custom way on
+(``services/house_ways/``). A manager puts a published version of a custom way on
 chosen groups, or on every group on an older version of that way, in one action;
 rolling back is rolling out an older version. Each group changed is one audit entry
 ("house_way.roll_out", the group's old and new house way, written by

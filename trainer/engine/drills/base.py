@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from ..house_way import rule_family
@@ -64,6 +65,9 @@ class Drill:
     skills: tuple[Skill, ...] = ()
     # Its certification criterion before a group changes it; None: not certified.
     criterion: DefaultCriterion | None = None
+    # A kind older than generator 2: its home's ``legacy`` module, whose ``generate`` is its
+    # first generator (``generate_v1``); None: a newer kind, with only one.
+    legacy: ModuleType | None = None
 
     def skills_of(self, context: DrillContext) -> tuple[Skill, ...]:
         """Return the skills this kind grades under ``context``."""
@@ -77,8 +81,10 @@ class Drill:
         """Return a question of the first generator (contexts stored without one).
 
         A kind older than generator 2 keeps its first generator in its home
-        (``kinds/<kind>/legacy.py``) and overrides this; a newer kind has only one.
+        (``kinds/<kind>/legacy.py``, named by ``legacy``); a newer kind has only one.
         """
+        if self.legacy is not None:
+            return self.legacy.generate(rng, context)
         return self.generate(rng, context)
 
     # --- the JSON edge (issue 28) ------------------------------------------------

@@ -29,6 +29,8 @@ from ..side_bets import (
     PAY_ORDER,
     SIDE_BET_RULES,
     BonusCategory,
+    PayLine,
+    PayTable,
     TableKind,
     bonus_category,
     load_table,
@@ -235,6 +237,20 @@ def pays_words(line: Any) -> Message | Money:
     return Message(N_("%(percent)s%% of the meter"), percent=line.meter_percent)
 
 
+class _Said:
+    """A side-bet sentence's words: the big-letter template or the small-letter one
+    (``small``), with the part's seat and amounts and any more values."""
+
+    __slots__ = ("small", "values")
+
+    def __init__(self, values: dict[str, Any], small: bool) -> None:
+        self.values = values
+        self.small = small
+
+    def __call__(self, big: str, little: str, **more: Any) -> Message:
+        return Message(little if self.small else big, **self.values, **more)
+
+
 def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = False) -> Message:
     """Say what one side-bet part pays and why: "Seat 2: four of a kind pays 25 to 1: $125.00".
 
@@ -242,43 +258,59 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
     """
     seat, paid, bet = part["seat"], part["paid_cents"], part["bet_cents"]
     table = question_table(side)
-    values: dict[str, Any] = {"seat": seat, "amount": amount(paid), "bet": amount(bet)}
-
-    def said(big: str, little: str, **more: Any) -> Message:
-        return Message(little if small else big, **values, **more)
-
+    said = _Said({"seat": seat, "amount": amount(paid), "bet": amount(bet)}, small)
     if part["part"] == "envy":
-        minimum = envy_minimum(side) or 0
-        if part["from"]:
-            each = Joined((Message(N_("the dealer's %(hand)s, %(amount)s"),
-                                   hand=Lowered(Message(name), whole=True), amount=amount(c))
-                           if s is None else
-                           Message(N_("seat %(seat)s's %(hand)s, %(amount)s"), seat=s,
-                                   hand=Lowered(Message(name), whole=True), amount=amount(c))
-                           for s, name, c in part["from"]), N_(" and "))
-            return said(N_("Seat %(seat)s: Envy for %(each)s: %(amount)s"),
-                        N_("seat %(seat)s: Envy for %(each)s: %(amount)s"), each=each)
-        if bet < minimum:
-            return said(N_("Seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
-                           "%(minimum)s minimum"),
-                        N_("seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
-                           "%(minimum)s minimum"), minimum=amount(minimum))
-        return said(N_("Seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
-                    N_("seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
-                    none=amount(0))
+        return _envy_sentence(part, side, said)
     line = table.line_by_slug(part["rule_id"].rsplit(".", 1)[-1]) if paid else None
     if table.kind is TableKind.QUEENS_DRAGON:
-        if line is not None:
-            return said(N_("Seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
-                           "Queen's Dragon: %(amount)s"),
-                        N_("seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
-                           "Queen's Dragon: %(amount)s"), pays=pays_words(line))
-        return said(N_("Seat %(seat)s: the banker's hand is no queen-high pai gow: the "
-                       "%(bet)s Queen's Dragon bet is taken"),
-                    N_("seat %(seat)s: the banker's hand is no queen-high pai gow: the "
-                       "%(bet)s Queen's Dragon bet is taken"))
-    if line is not None and table.for_one:
-        hand = Lowered(Message(line.name))
+        return _dragon_sentence(line, said)
+    if line is not None:
+        return _paid_line_sentence(line, table, side, said)
+    return _nothing_paid_sentence(part, table, said)
+
+
+def _envy_sentence(part: dict[str, Any], side: dict[str, Any], said: _Said) -> Message:
+    """An Envy part: the hands it collects for, or why it collects nothing."""
+    bet = part["bet_cents"]
+    minimum = envy_minimum(side) or 0
+    if part["from"]:
+        each = Joined((Message(N_("the dealer's %(hand)s, %(amount)s"),
+                               hand=Lowered(Message(name), whole=True), amount=amount(c))
+                       if s is None else
+                       Message(N_("seat %(seat)s's %(hand)s, %(amount)s"), seat=s,
+                               hand=Lowered(Message(name), whole=True), amount=amount(c))
+                       for s, name, c in part["from"]), N_(" and "))
+        return said(N_("Seat %(seat)s: Envy for %(each)s: %(amount)s"),
+                    N_("seat %(seat)s: Envy for %(each)s: %(amount)s"), each=each)
+    if bet < minimum:
+        return said(N_("Seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
+                       "%(minimum)s minimum"),
+                    N_("seat %(seat)s: no Envy: the %(bet)s bonus bet is under the "
+                       "%(minimum)s minimum"), minimum=amount(minimum))
+    return said(N_("Seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
+                N_("seat %(seat)s: no other hand qualifies for Envy: %(none)s"),
+                none=amount(0))
+
+
+def _dragon_sentence(line: PayLine | None, said: _Said) -> Message:
+    """A Queen's Dragon bet: paid on the banker's queen-high pai gow, else taken."""
+    if line is not None:
+        return said(N_("Seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
+                       "Queen's Dragon: %(amount)s"),
+                    N_("seat %(seat)s: the banker's queen-high pai gow pays %(pays)s on "
+                       "Queen's Dragon: %(amount)s"), pays=pays_words(line))
+    return said(N_("Seat %(seat)s: the banker's hand is no queen-high pai gow: the "
+                   "%(bet)s Queen's Dragon bet is taken"),
+                N_("seat %(seat)s: the banker's hand is no queen-high pai gow: the "
+                   "%(bet)s Queen's Dragon bet is taken"))
+
+
+def _paid_line_sentence(line: PayLine, table: PayTable, side: dict[str, Any],
+                        said: _Said) -> Message:
+    """A bonus bet its pay line pays: "for 1" (its bet collected at the deal) or "to 1",
+    a progressive's line with its share of the meter."""
+    hand = Lowered(Message(line.name))
+    if table.for_one:
         if line.meter_percent is not None:
             return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s) for 1: %(amount)s; "
                            "the %(bet)s bet was collected when the cards were dealt"),
@@ -290,15 +322,17 @@ def side_sentence(part: dict[str, Any], side: dict[str, Any], small: bool = Fals
                     N_("seat %(seat)s: %(hand)s pays %(pays)s for 1: %(amount)s; the %(bet)s "
                        "bet was collected when the cards were dealt"),
                     hand=hand, pays=pays_words(line))
-    if line is not None:
-        hand = Lowered(Message(line.name))
-        if line.meter_percent is not None:
-            return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
-                        N_("seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
-                        hand=hand, pays=pays_words(line), meter=amount(side.get("meter_cents")))
-        return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
-                    N_("seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
-                    hand=hand, pays=pays_words(line))
+    if line.meter_percent is not None:
+        return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
+                    N_("seat %(seat)s: %(hand)s pays %(pays)s (%(meter)s): %(amount)s"),
+                    hand=hand, pays=pays_words(line), meter=amount(side.get("meter_cents")))
+    return said(N_("Seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
+                N_("seat %(seat)s: %(hand)s pays %(pays)s: %(amount)s"),
+                hand=hand, pays=pays_words(line))
+
+
+def _nothing_paid_sentence(part: dict[str, Any], table: PayTable, said: _Said) -> Message:
+    """A bonus bet no pay line pays: no bonus hand, or a hand this table pays nothing on."""
     category = part.get("category")
     title = next((c.title for c in PAY_ORDER if c.slug == category and c.value), None)
     if table.for_one:

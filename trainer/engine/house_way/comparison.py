@@ -16,7 +16,8 @@ from typing import Any
 from ..cards import Card, format_cards
 from ..hands import CARD_PRIME, Wheel, rank2, rank5
 from .classes import MASK_BITS, class_order, classes_of
-from .interpreter import _BACK_GET, _FRONT_GET, HouseWay
+from .interpreter import HouseWay
+from .interpreter.splits import BACK_GET, FRONT_GET
 
 __all__ = ["TOTAL_HANDS", "class_hands", "diff_ways"]
 
@@ -89,8 +90,8 @@ def diff_ways(reference: HouseWay, new: HouseWay, examples: int = 3,
     for i in candidates:
         cards, weight = hands[keys[i]]
         a, b = old_t.split[i], new_t.split[i]
-        old_back, old_front = _BACK_GET[a](cards), _FRONT_GET[a](cards)
-        new_back, new_front = _BACK_GET[b](cards), _FRONT_GET[b](cards)
+        old_back, old_front = BACK_GET[a](cards), FRONT_GET[a](cards)
+        new_back, new_front = BACK_GET[b](cards), FRONT_GET[b](cards)
         if rank5(old_back, wheel) == rank5(new_back, wheel) and \
                 rank2(old_front) == rank2(new_front):
             continue

@@ -33,7 +33,8 @@ from ..cards import Card
 from ..hands import Wheel
 from . import kinds as K
 from .classes import classes_of, rank_multisets
-from .interpreter import _Hand, may_hold_sf
+from .interpreter import may_hold_sf
+from .interpreter.hand import SevenCards
 
 FACTS_FILE = "condition-facts.bin"
 _MAGIC = b"PGHF"
@@ -52,7 +53,7 @@ def class_vector(cards: Sequence[Card], wheel: str = Wheel.SECOND_HIGHEST) -> in
     ordered = sorted(cards)
     if not may_hold_sf(ordered):
         return 0
-    hand = _Hand(ordered, wheel, None)
+    hand = SevenCards(ordered, wheel, None)
     held = hand.held()
     v = SF_BIT
     for category, bit in HOLD_BIT.items():

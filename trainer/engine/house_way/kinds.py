@@ -3,7 +3,7 @@
 A sheet (one TOML file per casino) is an ordered list of rules. Each rule names
 a *rule kind* (docs/rules.md §20), which says which cards go in
 front, and a *condition* built from the condition kinds below. The interpreter
-(``interpreter.py``) applies them; adding a casino whose rules use these kinds
+(``interpreter/``) applies them; adding a casino whose rules use these kinds
 is a new data file and no code.
 """
 from __future__ import annotations

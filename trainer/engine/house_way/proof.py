@@ -51,7 +51,6 @@ from typing import Any
 
 from ..cards import Card, format_cards
 from ..hands import CARD_RANK, Wheel
-from . import interpreter as _interpreter
 from . import kinds as K
 from .classes import (
     FALLBACK_BIT,
@@ -61,7 +60,10 @@ from .classes import (
     class_keys,
 )
 from .comparison import TOTAL_HANDS, diff_ways
-from .interpreter import _BACK_GET, _FRONT_GET, HouseWay, HouseWayError, Rule, Section, _Hand
+from .interpreter import HouseWay, HouseWayError, Rule, Section
+from .interpreter.hand import SevenCards
+from .interpreter.splits import BACK_GET, FRONT_GET
+from .interpreter.way import log as interpreter_log
 
 __all__ = ["TOTAL_HANDS", "CheckResult", "check_way", "diff_ways", "wheel_matters"]
 
@@ -108,7 +110,7 @@ _STATE: list[Any] = []
 @contextmanager
 def _quiet() -> Iterator[None]:
     """Keep the interpreter from logging each fouling hand (the report counts them)."""
-    logger = _interpreter.log
+    logger = interpreter_log
     before = logger.disabled
     logger.disabled = True
     try:
@@ -161,7 +163,7 @@ def _section_of(way: HouseWay, rule: Rule) -> Section:
     return next(s for s in way.sections if rule in s.rules)
 
 
-def _rule_split(rule: Rule, hand: _Hand) -> int | None:
+def _rule_split(rule: Rule, hand: SevenCards) -> int | None:
     """Return the setting a rule would play on a hand (its pool's best, or its kind's)."""
     if rule.pool is not None:
         return hand.pool_best(rule.pool)
@@ -176,7 +178,7 @@ def condition_holds(way: HouseWay, rule: Rule, cards: Sequence[Card], wheel: str
     The section's and the rule's conditions, a setting in its pool, and its conditions
     on its own front; whatever earlier rules do.
     """
-    hand = _Hand(cards, wheel, None)
+    hand = SevenCards(cards, wheel, None)
     if hand.shape.name not in rule.shapes:
         return False
     section = _section_of(way, rule)
@@ -253,7 +255,7 @@ def _select(classes: slice | Sequence[int] | None, count: int) -> list[int]:
 
 
 def _texts(cards: Sequence[Card], split: int) -> tuple[str, str]:
-    return format_cards(_FRONT_GET[split](cards)), format_cards(_BACK_GET[split](cards))
+    return format_cards(FRONT_GET[split](cards)), format_cards(BACK_GET[split](cards))
 
 
 @dataclass(slots=True)
@@ -533,7 +535,7 @@ def _foul_example(way: HouseWay, cards: Sequence[Card], rule_id: str, played: in
                   wheel: str, hands: int) -> dict[str, Any]:
     """Describe a fouling hand: the rule's own setting, and the fallback's."""
     rule = way.rule(rule_id)
-    split = _rule_split(rule, _Hand(cards, wheel, None))
+    split = _rule_split(rule, SevenCards(cards, wheel, None))
     front, back = _texts(cards, played if split is None else split)
     fallback_front, fallback_back = _texts(cards, played)
     return {"cards": format_cards(cards), "rule": rule.id, "front": front, "back": back,

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..hands import CARD_PRIME, rank2, rank5_function, rank_tables
 from .classes import MASK_BITS, ClassTable, class_keys
-from .interpreter import _BACK_IDX, _FRONT_IDX, HouseWay, load
+from .interpreter import HouseWay, load
+from .interpreter.splits import BACK_IDX, FRONT_IDX
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,8 +70,8 @@ def class_strengths(table: ClassTable) -> tuple[NDArray[np.int64], NDArray[np.in
     first[:, 1:] = ranks[:, 1:] != ranks[:, :-1]
     in_flush = first & (ranks < 13) & (((mask[:, None] >> np.minimum(ranks, 12)) & 1) == 1)
     split = np.frombuffer(table.split, dtype=np.uint8)
-    back_idx = np.array(_BACK_IDX, dtype=np.int64)[split]
-    front_idx = np.array(_FRONT_IDX, dtype=np.int64)[split]
+    back_idx = np.array(BACK_IDX, dtype=np.int64)[split]
+    front_idx = np.array(FRONT_IDX, dtype=np.int64)[split]
     back_ranks = np.take_along_axis(ranks, back_idx, axis=1)
     back_key = prime_of[back_ranks].prod(axis=1)
     back_flush = (np.take_along_axis(in_flush, back_idx, axis=1) | (back_ranks == 13)).all(axis=1)

@@ -30,7 +30,8 @@ from typing import Any
 from ..cards import DECK, Card, format_cards
 from ..hands import Wheel, rank2, rank5
 from .classes import classes_of, rank_multisets
-from .interpreter import _BACK_GET, _FRONT_GET, HouseWay, HouseWayError, load
+from .interpreter import HouseWay, HouseWayError, load
+from .interpreter.splits import BACK_GET, FRONT_GET
 
 __all__ = ["TOTAL_HANDS", "check_hand", "class_key", "classes_of", "rank_multisets", "verify"]
 
@@ -71,7 +72,7 @@ def check_hand(way: HouseWay, cards: Sequence[Card], wheel: str) -> tuple[str, s
     except HouseWayError as exc:
         return "undecided", str(exc)
     split, rule, _ = way.decide(sorted(cards), wheel)
-    ref_back, ref_front = _BACK_GET[split](sorted(cards)), _FRONT_GET[split](sorted(cards))
+    ref_back, ref_front = BACK_GET[split](sorted(cards)), FRONT_GET[split](sorted(cards))
     if rule != got.rule or len(got.back) != 5 or len(got.front) != 2 or \
             rank5(ref_back, wheel) != rank5(got.back, wheel) or \
             rank2(ref_front) != rank2(got.front):

@@ -33,7 +33,7 @@ ENGLISH = "en"
 
 # What each level of a sheet may translate.
 # The source and the resolved/decided lines are printed on the sheet, so they are translated
-# too; they are words, so a translation never enters the rules digest (interpreter.py).
+# too; they are words, so a translation never enters the rules digest (``interpreter/digest.py``).
 TOP_FIELDS = ("title", "thresholds", "notes", "source")
 SECTION_FIELDS = ("title", "text", "resolved", "decided")
 RULE_FIELDS = ("text", "short", "explain", "resolved", "decided")

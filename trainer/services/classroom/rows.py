@@ -36,6 +36,7 @@ from trainer.models.exam import ExamStatus
 from trainer.services import house_ways
 from trainer.services.drills.context import build
 from trainer.services.group_settings import GroupSettings
+from trainer.services.refusals import Conflict, Forbidden, NotFound, Refused
 from trainer.services.timing import GRACE_MS
 
 # How often a device asks (docs/classroom.md, "Real time"): every change reaches the last
@@ -54,28 +55,20 @@ TIMER_MAX_S = 600
 CLASS_DEALT = CLASS_SESSIONS
 
 
-class ClassError(Exception):
+class ClassError(Refused):
     """A request the classroom refuses; ``status`` is the HTTP code, the message its words."""
 
-    status = 400
 
-
-class ClassNotFound(ClassError):
+class ClassNotFound(ClassError, NotFound):
     """No such class, or one the asker may not see."""
 
-    status = 404
 
-
-class NotAdmitted(ClassError):
+class NotAdmitted(ClassError, Forbidden):
     """The asker may not take part: not the group's trainee, not joined, or in an exam."""
 
-    status = 403
 
-
-class ClassClosed(ClassError):
+class ClassClosed(ClassError, Conflict):
     """The class has ended, the hand is no longer on the table, or its answers are locked."""
-
-    status = 409
 
 
 def class_drill(kind: object) -> Drill:

@@ -56,6 +56,7 @@ from trainer.services.drills.context import build, context_from_json, group_of
 from trainer.services.drills.store import ExamRow, IssuedRow, SessionRow
 from trainer.services.drills.views import AnswerResult, IssuedView, Summary
 from trainer.services.group_settings import MAX_LENGTH, GroupSettings
+from trainer.services.refusals import Conflict, NotFound, Refused
 from trainer.services.timing import GRACE_MS
 
 MODES = ("practice", "timed", "exam")
@@ -70,34 +71,24 @@ MISTAKE_LOOKBACK = 50
 log = logging.getLogger(__name__)
 
 
-class DrillError(Exception):
+class DrillError(Refused):
     """A request the drill service refuses; ``status`` is the HTTP code to answer with."""
 
-    status = 400
 
-
-class SessionNotFound(DrillError):
+class SessionNotFound(DrillError, NotFound):
     """The session or question does not exist, or belongs to someone else."""
 
-    status = 404
 
-
-class AlreadyAnswered(DrillError):
+class AlreadyAnswered(DrillError, Conflict):
     """The question already has its recorded attempt."""
-
-    status = 409
 
 
 class MalformedAnswer(DrillError):
-    """The answer cannot be graded; the message says why, in the trainee's words."""
-
-    status = 400
+    """The answer cannot be graded (400); the message says why, in the trainee's words."""
 
 
-class SessionFinished(DrillError):
+class SessionFinished(DrillError, Conflict):
     """Every question of the session has been issued and answered."""
-
-    status = 409
 
 
 # --- the drill's questions, for the sessions, replays and the demo class ------------------

@@ -1,8 +1,8 @@
 """The supervisor blueprint, its gate, and what every page family shares.
 
 Ownership lookups (``get_*_or_404``), the drill kinds in page order, the
-report period from the query string, and the names of periods, readiness
-and modes.
+report period from the query string, and the names of periods and readiness
+(a session's mode is named by ``words/names.py``).
 """
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from trainer.services import house_ways as house_way_catalogue
 from trainer.services import profiles
 from trainer.services.certification.criteria import Readiness
 from trainer.services.reports.figures import Period
-from trainer.web import drill_kinds as drill_kinds_registry
-from trainer.web import time_zones
-from trainer.web.access import get_owned_or_404
-from trainer.web.data_words import profile_description
-from trainer.web.engine_words import message_words
-from trainer.web.forms import GroupForm
-from trainer.web.names import house_way_title, profile_name, slug_words
+from trainer.web.platform import drill_kinds as drill_kinds_registry
+from trainer.web.platform import time_zones
+from trainer.web.platform.access import get_owned_or_404
+from trainer.web.supervisor.forms import GroupForm
+from trainer.web.words.data_words import profile_description
+from trainer.web.words.engine_words import message_words
+from trainer.web.words.names import house_way_title, profile_name, slug_words
 
 bp = Blueprint("supervisor", __name__, url_prefix="/supervisor")
 
@@ -37,7 +37,6 @@ READINESS_NAMES = {
     Readiness.NO_DATA: _l("No timed practice yet"),
     Readiness.NO_CRITERIA: _l("No criteria set"),
 }
-MODE_NAMES = {"practice": _l("Practice"), "timed": _l("Timed"), "exam": _l("Exam")}
 
 
 # What a table-games manager may open here: every group's dashboards, read-only. Any

@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import render_template, request
 
 from trainer.services.reports import pages as reports
-from trainer.web import languages
-from trainer.web.names import house_way_name
+from trainer.web.platform import languages
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     bp,
@@ -14,6 +13,7 @@ from trainer.web.supervisor.base import (
     get_group_or_404,
     request_period,
 )
+from trainer.web.words.names import house_way_name
 
 # The page's orders: the sheet's, or the weakest rules first (the rules never met last).
 ORDERS = ("sheet", "weakest")

@@ -19,10 +19,8 @@ from trainer.models.types import parse_id
 from trainer.services.certification import exams as certification
 from trainer.services.reports import pages as reports
 from trainer.services.reports.figures import Figures
-from trainer.web.csv_export import csv_response
-from trainer.web.drills import session_mode_name
-from trainer.web.filters import drill_title
-from trainer.web.names import rule_name
+from trainer.web.platform.csv_export import csv_response
+from trainer.web.platform.filters import drill_title
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
@@ -31,6 +29,7 @@ from trainer.web.supervisor.base import (
     get_group_or_404,
     request_period,
 )
+from trainer.web.words.names import rule_name, session_mode_name
 
 
 def _result(correct: bool, timed_out: bool) -> str:

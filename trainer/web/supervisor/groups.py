@@ -19,10 +19,9 @@ from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
-from trainer.web import charts
-from trainer.web.engine_words import message_words
-from trainer.web.filters import percent
-from trainer.web.forms import add_error
+from trainer.web.platform.filters import percent
+from trainer.web.platform.forms import add_error
+from trainer.web.supervisor import charts
 from trainer.web.supervisor.base import (
     PERIOD_NAMES,
     READINESS_NAMES,
@@ -33,6 +32,7 @@ from trainer.web.supervisor.base import (
     group_form,
     request_period,
 )
+from trainer.web.words.engine_words import message_words
 
 
 @bp.route("/")

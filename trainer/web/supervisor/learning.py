@@ -27,10 +27,10 @@ from trainer.models import Group, Membership, User
 from trainer.services import drills as drill_service
 from trainer.services import learning
 from trainer.services.group_settings import GroupSettings
-from trainer.web.engine_words import message_words
-from trainer.web.learning import RULE_ID_MAX, RULES_ERRORS, ForecastView, learnable_kinds
-from trainer.web.names import family_name, house_way_name, rule_name
+from trainer.web.platform.practice import RULE_ID_MAX, RULES_ERRORS, ForecastView, learnable_kinds
 from trainer.web.supervisor.base import bp, get_group_or_404
+from trainer.web.words.engine_words import message_words
+from trainer.web.words.names import family_name, house_way_name, rule_name
 
 # The form's "who": the whole group, or a trainee's id.
 WHOLE_GROUP = "group"

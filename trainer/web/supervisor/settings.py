@@ -30,12 +30,10 @@ from trainer.services.group_settings import (
     DrillLimits,
     GroupSettings,
 )
-from trainer.web import pdf_jobs
-from trainer.web.change_history import history_rows
-from trainer.web.engine_words import message_words
-from trainer.web.forms import GroupForm, add_error
-from trainer.web.languages import language, number
-from trainer.web.money_input import DECIMAL
+from trainer.web.platform import pdf_jobs
+from trainer.web.platform.forms import add_error
+from trainer.web.platform.languages import language, number
+from trainer.web.platform.money_input import DECIMAL
 from trainer.web.supervisor.base import (
     bp,
     check_house_way,
@@ -43,6 +41,9 @@ from trainer.web.supervisor.base import (
     get_group_or_404,
     group_form,
 )
+from trainer.web.supervisor.forms import GroupForm
+from trainer.web.words.change_history import history_rows
+from trainer.web.words.engine_words import message_words
 
 
 class ReaderDecimalField(DecimalField):
@@ -50,7 +51,7 @@ class ReaderDecimalField(DecimalField):
     "97.5" in English, a whole value without decimals ("98", never "98.0"). A text input
     (inputmode decimal): a number input's value must be machine-readable, so it would show
     "97.5" to a Portuguese reader. The other mark is refused in words, never guessed
-    (as typed amounts are, web/money_input.py); docs/languages.md, "Typed amounts"."""
+    (as typed amounts are, web/platform/money_input.py); docs/languages.md, "Typed amounts"."""
 
     widget = TextInput()
 

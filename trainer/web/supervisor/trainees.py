@@ -10,8 +10,8 @@ from werkzeug.wrappers import Response
 
 from trainer.extensions import db
 from trainer.models import Group, Role, User, utcnow
-from trainer.models.user import PasswordRefused
-from trainer.services import accounts, classroom, stored_answers
+from trainer.services import accounts, classroom, progress, stored_answers
+from trainer.services import groups as group_service
 from trainer.services.certification import exams as certification
 from trainer.services.certification import outcome as exam_outcome
 from trainer.services.classroom import CLASS_DEALT
@@ -20,19 +20,10 @@ from trainer.services.group_settings import GroupSettings
 from trainer.services.reports import pages as reports
 from trainer.services.reports import sql as report_queries
 from trainer.services.reports.figures import Figures
-from trainer.web import charts
-from trainer.web.engine_words import message_words
-from trainer.web.filters import drill_title, percent
-from trainer.web.forms import (
-    NewAccountForm,
-    NewTraineeForm,
-    ResetPasswordForm,
-    add_error,
-    password_words,
-)
-from trainer.web.main import recent_attempts, supervised_groups
+from trainer.web.platform.accounts import account_from_form, password_reset_page
+from trainer.web.platform.filters import drill_title, percent
+from trainer.web.supervisor import charts
 from trainer.web.supervisor.base import (
-    MODE_NAMES,
     PERIOD_NAMES,
     READINESS_NAMES,
     bp,
@@ -42,13 +33,16 @@ from trainer.web.supervisor.base import (
     get_trainee_or_404,
     request_period,
 )
+from trainer.web.supervisor.forms import NewTraineeForm
 from trainer.web.supervisor.learning import trainee_outlook
+from trainer.web.words.engine_words import message_words
+from trainer.web.words.names import MODE_NAMES
 
 
 @bp.route("/trainees/new", methods=["GET", "POST"])
 def new_trainee() -> str | Response:
     """Create a trainee in one of the signed-in supervisor's groups."""
-    groups = [group for group, _count in supervised_groups(current_user.id)]
+    groups = [group for group, _count in group_service.supervised_groups(current_user.id)]
     if not groups:
         flash(_("Create a group first; every trainee belongs to one."), "info")
         return redirect(url_for("supervisor.new_group"))
@@ -62,25 +56,6 @@ def new_trainee() -> str | Response:
             flash(_("Trainee %(name)s created.", name=trainee.name), "success")
             return redirect(url_for("supervisor.show_group", group_id=group.id))
     return render_template("supervisor/new_trainee.html", form=form)
-
-
-def account_from_form(form: NewAccountForm, role: str, group: Group | None = None) -> User | None:
-    """Create the account a new-account form describes (``services/accounts.py``, audited);
-    None after marking the field a refusal is about. The caller commits.
-
-    The supervisor's new trainee and the admin's new supervisor or manager.
-    """
-    try:
-        return accounts.create(accounts.Actor.account(current_user), login=form.login.data or "",
-                               name=form.name.data or "", role=role,
-                               password=form.password.data or "", group=group)
-    except PasswordRefused as refused:
-        add_error(form.password, password_words(refused.problem))
-    except accounts.NameRefused as error:
-        add_error(form.name, message_words(error))
-    except accounts.AccountError as error:  # the login: taken or not of its form
-        add_error(form.login, message_words(error))
-    return None
 
 
 def _exam_kind_choices(group: Group | None) -> list[tuple[str, str]]:
@@ -135,7 +110,7 @@ def show_trainee(user_id: int) -> str:
         period_names=PERIOD_NAMES, readiness_names=READINESS_NAMES, mode_names=MODE_NAMES,
         exam_kinds=_exam_kind_choices(trainee.group),
         exam_outcomes=exam_outcome.outcomes(exam.id for exam in report.exams),
-        recent=recent_attempts(trainee.id, include_sealed=True),
+        recent=progress.recent_attempts(trainee.id, include_sealed=True),
         unanswered=report_queries.unanswered_practice([trainee.id], period.since(utcnow())).get(
             trainee.id, 0),
         # The forecast per drill and the weakest rules (issue 30, supervisor/learning.py).
@@ -205,27 +180,6 @@ def reset_password(user_id: int) -> str | Response:
     """Give one of the supervisor's trainees a new password."""
     trainee = get_trainee_or_404(user_id)
     return password_reset_page(trainee, url_for("supervisor.show_trainee", user_id=trainee.id))
-
-
-def password_reset_page(account: User, done_url: str) -> str | Response:
-    """The new-password form for one account, audited; to ``done_url`` once set.
-
-    The supervisor's page for a trainee and the admin's for any account but an
-    admin's: the caller decides who may reset whom.
-    """
-    form = ResetPasswordForm()
-    form.account_login = account.login
-    if form.validate_on_submit():
-        try:
-            accounts.reset_password(accounts.Actor.account(current_user), account,
-                                    form.password.data or "")
-        except PasswordRefused as refused:  # the current password (the form checked the rest)
-            add_error(form.password, password_words(refused.problem))
-        else:
-            db.session.commit()
-            flash(_("New password set for %(name)s.", name=account.name), "success")
-            return redirect(done_url)
-    return render_template("supervisor/reset_password.html", form=form, trainee=account)
 
 
 @bp.route("/trainees/<id:user_id>/active", methods=["POST"])

@@ -1,5 +1,5 @@
 // The settlement drill: mark each seat win, push or lose; a win takes the amount paid
-// (sent as typed: the server reads it in the page's language, web/money_input.py).
+// (sent as typed: the server reads it in the page's language, web/platform/money_input.py).
 (function () {
   "use strict";
 

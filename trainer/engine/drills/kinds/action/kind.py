@@ -61,6 +61,7 @@ class ActionDrill(Drill):
     question_type = ActionQuestion
     answer_type = ActionAnswer
     key_type = ActionKey
+    legacy = legacy
     skills = SKILLS
 
     def answer_choices(self, question: ActionQuestion, context: DrillContext
@@ -88,9 +89,6 @@ class ActionDrill(Drill):
         occupied = sorted([banker_seat, *rng.sample(others, rng.randint(2, 6))])
         return ActionQuestion(dice=dice, banker_seat=banker_seat, occupied=tuple(occupied))
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> ActionQuestion:
-        """Return a question of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext, skill: str
                  ) -> ActionQuestion | None:

@@ -40,6 +40,7 @@ class FoulCheckDrill(Drill):
     question_type = FoulQuestion
     answer_type = FoulAnswer
     key_type = FoulKey
+    legacy = legacy
     skills = SKILLS
 
     def focus_family(self, rule_id: str) -> str:
@@ -103,9 +104,6 @@ class FoulCheckDrill(Drill):
         way = spare or ways[0]
         return shown(rng, way.back, way.front)
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> FoulQuestion:
-        """Return a question of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext, skill: str) -> FoulQuestion | None:
         """Deal a set hand that turns on the foul rule's part ``skill``; None for an id that

@@ -64,30 +64,40 @@ def copy_of(rng: random.Random, hand: Hand) -> Hand | None:
     return tuple(out)
 
 
+def weighted_category(rng: random.Random) -> Category:
+    """Draw a category by ``CATEGORY_WEIGHTS``."""
+    return rng.choices(list(CATEGORY_WEIGHTS), list(CATEGORY_WEIGHTS.values()))[0]
+
+
+def second_hand(rng: random.Random, a: Hand) -> Hand:
+    """Deal a hand to set beside ``a``, as many cards, from the rest of the deck: beside five
+    cards, five of ``a``'s category six times in ten (else of a weighted category), dealt
+    anew from the rest of the deck when they share a card with ``a``."""
+    deck = [c for c in range(53) if c not in a]
+    if len(a) != 5:
+        return tuple(Card(c) for c in rng.sample(deck, 2))
+    b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6 else weighted_category(rng),
+                      False)
+    if set(a) & set(b):
+        b = tuple(Card(c) for c in rng.sample(deck, 5))
+    return b
+
+
 def deal_pair(rng: random.Random, family: str, winner: str, wheel: str) -> tuple[Hand, Hand]:
     """Deal two hands (two cards each for ``compare-two``, else five) of which ``winner``
     ("a", "b" or "copy") wins; after ``PAIR_TRIES`` tries, the last pair dealt."""
-    cats = list(CATEGORY_WEIGHTS)
-    weights = list(CATEGORY_WEIGHTS.values())
     b: Hand | None = None
     for _ in range(PAIR_TRIES):
         if family == "compare-two":
             a = tuple(Card(c) for c in rng.sample(range(53), 2))
         else:
-            a = deal_category(rng, rng.choices(cats, weights)[0], rng.random() < 0.2)
+            a = deal_category(rng, weighted_category(rng), rng.random() < 0.2)
         if winner == "copy":
             b = copy_of(rng, a)
             if b is None or compare(a, b, wheel) is not Outcome.COPY:
                 continue
         else:
-            deck = [c for c in range(53) if c not in a]
-            if len(a) == 5:
-                b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6
-                                  else rng.choices(cats, weights)[0], False)
-                if set(a) & set(b):
-                    b = tuple(Card(c) for c in rng.sample(deck, 5))
-            else:
-                b = tuple(Card(c) for c in rng.sample(deck, 2))
+            b = second_hand(rng, a)
             outcome = compare(a, b, wheel)
             if outcome is Outcome.COPY:
                 continue

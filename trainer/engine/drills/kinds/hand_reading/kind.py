@@ -47,6 +47,7 @@ class HandReadingDrill(Drill):
     question_type = ReadingQuestion
     answer_type = ReadingAnswer
     key_type = ReadingKey
+    legacy = legacy
     skills = SKILLS
 
     def focus_family(self, rule_id: str) -> str:
@@ -81,9 +82,6 @@ class HandReadingDrill(Drill):
         return ReadingQuestion(mode="compare", a=tuple(card_list(shown_a)),
                                b=tuple(card_list(shown_b)))
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> ReadingQuestion:
-        """Return a question of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext,
                  skill: str) -> ReadingQuestion | None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 
 from ....cards import Card, card_list
-from ....hands import evaluate5
 from ...base import pick_family
 from ...context import DrillContext
-from .deal import CATEGORY_WEIGHTS, Hand, copy_of, deal_category
+from .deal import Hand, copy_of, deal_category, second_hand, weighted_category
 from .questions import ReadingQuestion
 
 FAMILIES = {"category": 4, "joker": 3, "compare-five": 2, "compare-two": 1, "copy": 2}
@@ -30,24 +29,14 @@ def _family(rule_id: str) -> str:
 def generate(rng: random.Random, context: DrillContext) -> ReadingQuestion:
     """Generate a hand-reading question as generator 1 did."""
     family = pick_family(rng, FAMILIES, [_family(r) for r in context.focus_rules])
-    cats = list(CATEGORY_WEIGHTS)
-    weights = list(CATEGORY_WEIGHTS.values())
     if family in ("category", "joker"):
-        category = rng.choices(cats, weights)[0]
-        hand = deal_category(rng, category, family == "joker")
+        hand = deal_category(rng, weighted_category(rng), family == "joker")
         return ReadingQuestion(mode="category", hand=tuple(card_list(hand)))
     if family == "compare-two" or (family == "copy" and rng.random() < 0.4):
         a: Hand = tuple(Card(c) for c in rng.sample(range(53), 2))
     else:
-        a = deal_category(rng, rng.choices(cats, weights)[0], rng.random() < 0.2)
+        a = deal_category(rng, weighted_category(rng), rng.random() < 0.2)
     b = copy_of(rng, a) if family == "copy" else None
     if b is None:
-        deck = [c for c in range(53) if c not in a]
-        if len(a) == 5:
-            b = deal_category(rng, evaluate5(a).category if rng.random() < 0.6
-                              else rng.choices(cats, weights)[0], False)
-            if set(a) & set(b):
-                b = tuple(Card(c) for c in rng.sample(deck, 5))
-        else:
-            b = tuple(Card(c) for c in rng.sample(deck, 2))
+        b = second_hand(rng, a)
     return ReadingQuestion(mode="compare", a=tuple(card_list(a)), b=tuple(card_list(b)))

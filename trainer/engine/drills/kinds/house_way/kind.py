@@ -34,6 +34,7 @@ class HouseWayDrill(Drill):
     question_type = SetQuestion
     answer_type = SetAnswer
     key_type = SetKey
+    legacy = legacy
     criterion = DefaultCriterion(min_accuracy=98.0, window=100, max_median_s=8.0,
                                  exam_length=50, exam_time_limit_s=10)
 
@@ -48,9 +49,6 @@ class HouseWayDrill(Drill):
         rng.shuffle(cards)
         return SetQuestion(cards=tuple(card_list(cards)))
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> SetQuestion:
-        """Return a question of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext, skill: str) -> SetQuestion | None:
         """Deal seven cards the context's house way sets by rule ``skill`` (a ``.fallback``

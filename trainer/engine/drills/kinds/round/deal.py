@@ -27,7 +27,7 @@ from ...side_bet_parts import (
     special_hand,
 )
 from ..action import roll_to_seat
-from ..settlement import BETS_DOLLARS, Position, SideBet, queen_high_banker
+from ..settlement import Position, SideBet, bet_sizes, queen_high_banker
 from .questions import DEALER_SEAT, RoundQuestion
 
 PLAYER_BANKER_RATE = 0.25
@@ -40,6 +40,13 @@ SETTLE_PREFIX = "round.settle."
 def seat_of_pile(total: int, banker_seat: int) -> list[int]:
     """Return the seat that receives each pile, in dealing order."""
     return [table_position(banker_seat, position) for position in pile_order(total)]
+
+
+def players_piles(total: int, banker_seat: int, occupied: list[int]) -> list[tuple[int, int]]:
+    """Return (pile, seat) of each player's pile, in dealing order: the piles that land on an
+    occupied seat other than the banker's."""
+    return [(pile, seat) for pile, seat in enumerate(seat_of_pile(total, banker_seat))
+            if seat in occupied and seat != banker_seat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +124,11 @@ def generate(rng: random.Random, context: DrillContext,
         side = SideBet(**side_bet_question(rng, offer, context.side_bet_rules))
         piles, unused = _side_piles(rng, offer, piles, unused, sum(dice), banker_seat,
                                     occupied, bool(steer.banker_families))
-    bets = [d * 100 for d in BETS_DOLLARS
-            if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
+    bets = bet_sizes(table)
     players: list[Position] = []
-    for pile, seat in enumerate(seat_of_pile(sum(dice), banker_seat)):
-        if seat not in occupied or seat == banker_seat:
-            continue
+    for pile, seat in players_piles(sum(dice), banker_seat, occupied):
         back, front = (list(cards) for cards in
-                       _set(rng, piles[pile], way, table.wheel, seat == DEALER_SEAT))
+                       set_player(rng, piles[pile], way, table.wheel, seat == DEALER_SEAT))
         rng.shuffle(back)
         rng.shuffle(front)
         players.append(Position(seat=seat, back=tuple(card_list(back)),
@@ -162,9 +166,10 @@ def _side_piles(rng: random.Random, offer: SideBetOffer, piles: list[tuple[Card,
     return piles, unused
 
 
-def _set(rng: random.Random, seven: tuple[Card, ...], way: HouseWay, wheel: str,
-         house: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """Set a player's hand: mostly the house way, sometimes another way, now and then fouled."""
+def set_player(rng: random.Random, seven: tuple[Card, ...], way: HouseWay, wheel: str,
+               house: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Set a player's hand: mostly the house way, sometimes another way, now and then fouled;
+    ``house``: the house way (the dealer's own hand). Generator 1 set them so too."""
     roll = rng.random()
     if house or roll < 0.75:
         s = way.set(seven, wheel)

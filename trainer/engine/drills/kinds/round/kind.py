@@ -112,6 +112,7 @@ class RoundDrill(Drill):
     # The settle step's answer and key; each step's answer is ``STEP_ANSWERS``'s.
     answer_type = SettleAnswer
     key_type = SettleKey
+    legacy = legacy
     skills = SKILLS
 
     def answer_choices(self, question: RoundQuestion, context: DrillContext
@@ -127,9 +128,6 @@ class RoundDrill(Drill):
         """Pick the action's seat (evenly), roll dice that land there, deal and set the hands."""
         return deal.generate(rng, context)
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> RoundQuestion:
-        """Return a round of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext, skill: str
                  ) -> RoundQuestion | None:

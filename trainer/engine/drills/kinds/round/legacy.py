@@ -9,10 +9,9 @@ import random
 
 from ....action import POSITIONS, roll_dice
 from ....cards import card_list, deal_piles
-from ....setting import is_foul, splits
 from ...context import DrillContext
-from ..settlement import BETS_DOLLARS, Position
-from .deal import PLAYER_BANKER_RATE, seat_of_pile
+from ..settlement import Position, bet_sizes
+from .deal import PLAYER_BANKER_RATE, players_piles, set_player
 from .questions import DEALER_SEAT, RoundQuestion
 
 
@@ -27,23 +26,10 @@ def generate(rng: random.Random, context: DrillContext) -> RoundQuestion:
     count = rng.randint(1, 5) if player_banker else rng.randint(1, 6)
     occupied = sorted({banker_seat, DEALER_SEAT, *rng.sample(others, count)})
     piles, unused = deal_piles(rng)
-    bets = [d * 100 for d in BETS_DOLLARS
-            if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
+    bets = bet_sizes(table)
     players: list[Position] = []
-    for pile, seat in enumerate(seat_of_pile(sum(dice), banker_seat)):
-        if seat not in occupied or seat == banker_seat:
-            continue
-        seven = piles[pile]
-        roll = rng.random()
-        if seat == DEALER_SEAT or roll < 0.75:
-            s = way.set(seven, table.wheel)
-            back, front = s.back, s.front
-        else:
-            ways = splits(seven)
-            fouled = [w for w in ways if is_foul(w.back, w.front, table.wheel)]
-            legal = [w for w in ways if not is_foul(w.back, w.front, table.wheel)]
-            w = rng.choice(fouled if roll >= 0.95 and fouled else legal)
-            back, front = w.back, w.front
+    for pile, seat in players_piles(sum(dice), banker_seat, occupied):
+        back, front = set_player(rng, piles[pile], way, table.wheel, seat == DEALER_SEAT)
         players.append(Position(seat=seat, back=tuple(card_list(back)),
                                 front=tuple(card_list(front)), bet_cents=rng.choice(bets)))
     players.sort(key=lambda p: p.seat)

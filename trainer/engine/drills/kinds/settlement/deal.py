@@ -14,7 +14,7 @@ from dataclasses import replace
 from ....cards import Card, card_list
 from ....hands import is_queen_high_pai_gow
 from ....house_way import HouseWaySetting
-from ....profiles import FoulPolicy
+from ....profiles import FoulPolicy, TableProfile
 from ....setting import SetHand, is_foul, splits
 from ....settlement import settle
 from ...context import DrillContext
@@ -47,6 +47,13 @@ RULE_SEAT = {WIN: ("win", "plain"), PUSH: ("push", "plain"), LOSE: ("lose", "pla
              COPY_PUSH: ("push", "copy"), COPY_LOSE: ("lose", "copy"),
              FOUL: ("lose", "foul"), QUEEN_HIGH: ("push", "plain")}
 OTHER_SEATS = {WIN: ("win", "lose"), LOSE: ("lose",), QUEEN_HIGH: ("push",)}
+
+
+def bet_sizes(table: TableProfile) -> list[int]:
+    """Return the bets in cents a seat is dealt from (``BETS_DOLLARS`` within the table's
+    limits; the table's minimum when none is)."""
+    return [d * 100 for d in BETS_DOLLARS
+            if table.min_bet_cents <= d * 100 <= table.max_bet_cents] or [table.min_bet_cents]
 
 
 def queen_high_banker(rng: random.Random) -> list[int]:
@@ -109,9 +116,8 @@ def deal_table(rng: random.Random, context: DrillContext, seats: Sequence[int],
     table = context.table
     way = context.way
     wheel = table.wheel
-    limits = [d * 100 for d in BETS_DOLLARS
-              if table.min_bet_cents <= d * 100 <= table.max_bet_cents]
-    bets = [rng.choice(limits or [table.min_bet_cents]) for _ in seats]
+    sizes = bet_sizes(table)
+    bets = [rng.choice(sizes) for _ in seats]
     # Side bets (a profile that offers one only: the others draw exactly as before).
     offer = offer_of(table)
     side: SideBet | None = None

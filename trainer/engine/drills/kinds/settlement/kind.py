@@ -36,6 +36,7 @@ class SettlementDrill(Drill):
     question_type = SettlementQuestion
     answer_type = SettlementAnswer
     key_type = SettlementKey
+    legacy = legacy
     skills = SKILLS
     criterion = CRITERION
 
@@ -57,9 +58,6 @@ class SettlementDrill(Drill):
         """Pick each seat's outcome first (evenly), then deal a banker and hands that settle so."""
         return deal.generate(rng, context)
 
-    def generate_v1(self, rng: random.Random, context: DrillContext) -> SettlementQuestion:
-        """Return a question of the first generator (contexts stored without one)."""
-        return legacy.generate(rng, context)
 
     def deal_for(self, rng: random.Random, context: DrillContext, skill: str
                  ) -> SettlementQuestion | None:

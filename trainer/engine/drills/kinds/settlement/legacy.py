@@ -13,7 +13,7 @@ from ....hands import rank2, rank5
 from ....house_way import HouseWay, HouseWaySetting
 from ....setting import is_foul, splits
 from ...context import DrillContext
-from .deal import BETS_DOLLARS, queen_high_banker
+from .deal import bet_sizes, queen_high_banker
 from .questions import Hand, Position, SettlementQuestion
 
 CASES = {"win": 4, "push": 4, "lose": 4, "copy": 3, "foul": 2}
@@ -75,8 +75,7 @@ def generate(rng: random.Random, context: DrillContext) -> SettlementQuestion:
     used = set(banker_seven)
     n = rng.randint(2, 6)
     seats = sorted(rng.sample(range(2, 8), n))
-    limits = [d * 100 for d in BETS_DOLLARS
-              if table.min_bet_cents <= d * 100 <= table.max_bet_cents]
+    sizes = bet_sizes(table)
     positions = []
     for seat in seats:
         case = rng.choices(list(CASES), weights=list(CASES.values()))[0]
@@ -86,7 +85,7 @@ def generate(rng: random.Random, context: DrillContext) -> SettlementQuestion:
         used.update(back + front)
         positions.append(Position(seat=seat, back=tuple(card_list(back)),
                                   front=tuple(card_list(front)),
-                                  bet_cents=rng.choice(limits or [table.min_bet_cents])))
+                                  bet_cents=rng.choice(sizes)))
     return SettlementQuestion(
         banker=Hand(back=tuple(card_list(banker.back)), front=tuple(card_list(banker.front))),
         positions=tuple(positions))

@@ -43,11 +43,12 @@ class SidePaid(Answer):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BonusPart:
-    """One seat's side bet, graded (``side_bet_parts.graded_parts``)."""
+class GradedSide:
+    """What every graded side-bet part of a seat holds (``side_bet_parts.graded_parts``),
+    first in its JSON: the part's own fields follow."""
 
     seat: int
-    # ``side_bet_parts.BONUS_PART``: the side bets' rule family.
+    # ``side_bet_parts.BONUS_PART`` (the side bets' rule family) or ``ENVY_PART``.
     part: str
     # Always null: an amount is free-form (docs/drills.md "Guessing does not pay").
     chance: None = None
@@ -56,23 +57,20 @@ class BonusPart:
     paid_cents: int
     given_cents: int | None
     bet_cents: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusPart(GradedSide):
+    """One seat's side bet, graded: the bonus hand's name and category."""
+
     name: str
     category: str | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class EnvyPart:
+class EnvyPart(GradedSide):
     """One seat's envy, graded: who paid it (seat or null for the dealer, hand, cents)."""
 
-    seat: int
-    # ``side_bet_parts.ENVY_PART``.
-    part: str
-    chance: None = None
-    correct: bool
-    rule_id: str
-    paid_cents: int
-    given_cents: int | None
-    bet_cents: int
     paid_by: tuple[tuple[int | None, str, int], ...] = field(metadata={JSON_NAME: "from"})
 
 
@@ -87,7 +85,7 @@ def read_side_parts(parts: Iterable[dict[str, Any]]) -> tuple[SidePart, ...]:
 
 def side_parts_json(parts: Sequence[Any]) -> list[dict[str, Any]]:
     """Return a grade's side-bet parts as the JSON ``side_bet_parts`` words."""
-    return [to_json(p) for p in parts if isinstance(p, (BonusPart, EnvyPart))]
+    return [to_json(p) for p in parts if isinstance(p, GradedSide)]
 
 
 def paid_of(key: dict[str, Any]) -> SidePaid:
