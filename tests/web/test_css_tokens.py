@@ -101,7 +101,7 @@ def test_every_token_a_stylesheet_uses_is_defined() -> None:
     assert not local & defined, "a sheet redefines a token of app.css :root"
 
 
-CHARTS = ROOT / "trainer" / "web" / "charts.py"
+CHARTS = ROOT / "trainer" / "web" / "supervisor" / "charts.py"
 
 
 def test_the_server_drawn_charts_write_no_colour_of_their_own() -> None:

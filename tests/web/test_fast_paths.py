@@ -280,6 +280,9 @@ def test_fast_paths_off_installs_nothing_and_a_list_installs_only_its_names(
     assert some.extensions["fast_paths"] == ("cards",)
     assert "card_html" in some.jinja_env.globals and "front_picker_html" not in some.jinja_env.globals
     assert not hasattr(some.app_ctx_globals_class, "kept_translations")
+    # As the environment gives it (TRAINER_FAST_PATHS=...): a comma-separated string.
+    named = create_app({**app_config, "FAST_PATHS": "front_picker, translations"})
+    assert named.extensions["fast_paths"] == ("translations", "front_picker")
 
 
 def test_an_unknown_tweak_name_stops_the_start(app_config: dict[str, Any]) -> None:

@@ -260,13 +260,16 @@ def set_active(actor: Actor, user: User, active: bool) -> None:
            user.id, old=old, new=account_fields(user))
 
 
-def set_language(user_id: int, code: str | None) -> None:
-    """Set (or clear, with an empty code) a user's own language, and log a change.
+def set_language(user_id: int, code: str | None) -> str | None:
+    """Set (or clear, with an empty code) a user's own language, and log a change; return
+    the language stored (None: cleared).
 
     ValueError in words (``languages.checked_language``) for a language the trainer
     does not have; the caller commits.
     """
-    _set_preference(user_id, "language", languages.checked_language(code))
+    checked = languages.checked_language(code)
+    _set_preference(user_id, "language", checked)
+    return checked
 
 
 def set_time_zone(user_id: int, name: str) -> None:

@@ -5,7 +5,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext, refresh
-from flask_login import current_user, login_required, login_user
+from flask_login import current_user, login_required
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
@@ -143,7 +143,7 @@ def change_password() -> str | Response:
         else:
             db.session.commit()
             # The new session version ends every other session; keep this one.
-            login_user(user)
+            sessions.keep(user)
             flash(_("Your password is changed."), "success")
             return redirect(url_for("main.index"))
     return render_template("auth/password.html", form=form)
@@ -190,12 +190,15 @@ def account_language() -> str | Response:
     form = _language_form()
     if form.validate_on_submit():
         try:
-            accounts.set_language(current_user.id, form.language.data or "")
+            chosen = accounts.set_language(current_user.id, form.language.data or "")
         except ValueError as error:
             add_error(form.language, str(error))
         else:
             db.session.commit()
-            refresh()  # the saved language speaks from this message on
+            # The request's signed-in account (read before the change) and Babel's locale
+            # take the saved language: it speaks from this message on.
+            current_user.speak(chosen)
+            refresh()
             flash(_("Your language is saved."), "success")
             return redirect(url_for("auth.account"))
     time_zone_form = TimeZoneForm(formdata=None)

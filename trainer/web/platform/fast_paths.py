@@ -46,8 +46,11 @@ TWEAKS = ("translations", "template_gettext", "cards", "front_picker", "template
 
 def install(app: Flask) -> None:
     """Install the tweaks ``app.config["FAST_PATHS"]`` asks for: every one when it is True
-    or missing, none when False, else the names listed (a ValueError on an unknown one)."""
+    or missing, none when False, else the names listed, in a list or a comma-separated
+    string (``TRAINER_FAST_PATHS=cards,translations``); a ValueError on an unknown one."""
     wanted = app.config.get("FAST_PATHS", True)
+    if isinstance(wanted, str):
+        wanted = [name.strip() for name in wanted.split(",") if name.strip()]
     names = TWEAKS if wanted is True else () if wanted is False else tuple(wanted)
     unknown = sorted(set(names) - set(TWEAKS))
     if unknown:

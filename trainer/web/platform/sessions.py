@@ -336,6 +336,14 @@ def start(user: User, address: str) -> None:
     flask_login_user(user)
 
 
+def keep(user: User) -> None:
+    """Keep this request's session signed in as ``user`` after a change that bumped the
+    account's session version (its own password change): the same session row and token,
+    the new version (every other session ended)."""
+    user.session_token = getattr(current_user, "session_token", "")
+    flask_login_user(user)
+
+
 def end() -> None:
     """Revoke the current session (only this one) and sign out."""
     token = getattr(current_user, "session_token", "") if current_user.is_authenticated else ""

@@ -3,13 +3,17 @@
 Every signed-in request reads its sign-in with one statement (``sessions.load``). That
 read used to build an ORM ``User``: the ORM's loading machinery and the instrumented
 object cost about as much as a whole ``/healthz`` request, on every question and answer
-(docs/operations.md, "The signed-in account without the ORM"). A ``SignedIn`` holds the
+(docs/operations.md, "Per-request cost before and after issues 28 and 30"). A
+``SignedIn`` holds the
 account's columns from that same row (never its password hash) and answers what pages
 ask of the one signed in: its id, role, name, login, language, time zone, whether a
 password change is due; the trainee's group (``group``) and a supervisor's groups
 (``groups_supervised``) are read when a page asks for them. It is not a row to change:
 the account is changed by ``services/accounts.py`` (by id), and ``account()`` gives the
-ORM ``User`` to a page that needs one.
+ORM ``User`` to a page that needs one. A page that changes what the rest of its own
+request reads tells it here too (``speak``: the account page's language, so the
+message after the change speaks it); a page that changes the session version keeps the session signed in
+with ``sessions.keep``.
 
 Right after signing in (``login_user``), the same request's ``current_user`` is the ORM
 ``User`` itself; both answer the same names.
@@ -81,6 +85,11 @@ class SignedIn(UserMixin):
     def groups_supervised(self) -> list[Group]:
         """Return the groups this account supervises, by name."""
         return list(self.account().groups_supervised)
+
+    def speak(self, language: str | None) -> None:
+        """Read the rest of this request in ``language``, the one just saved for this
+        account (services/accounts.py wrote it; this is the request's copy)."""
+        object.__setattr__(self, "language", language)
 
     def __repr__(self) -> str:
         return f"<SignedIn {self.id} {self.role}>"
