@@ -1,6 +1,6 @@
 """Drill sessions: start one, issue its questions, grade and record answers, sum it up.
 
-No Flask request objects here: the web layer (``trainer.web.drills``) and the
+No Flask request objects here: the web layer (``trainer.web.trainee.drills``) and the
 certification exams call these functions with plain ids and values.
 
 The server owns the question and the clock. A question is dealt from a seed drawn

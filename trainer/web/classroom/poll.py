@@ -6,10 +6,10 @@ second. Through Flask a 304 costs the request's machinery, Flask-Login's sign-in
 (an ORM user) and the poll's own statement. Here it costs one statement and no Flask:
 
 - the session cookie is read as Flask reads it (the app's own signing serializer, the
-  same lifetime), and the session id in it split as ``web/sessions`` splits it;
+  same lifetime), and the session id in it split as ``web/platform/sessions`` splits it;
 - one SELECT (``_statement``) reads the sign-in (the session row and its account) with
   the poll's read (``services/classroom/rows.poll_statement``), and the sign-in is
-  checked as ``web/sessions.load`` checks it: the row not revoked, the account active
+  checked as ``web/platform/sessions.load`` checks it: the row not revoked, the account active
   with the same session version, within the lifetime, and used so lately that no
   last-use write is due; the account a trainee with no password change due;
 - the device's place as ``state`` checks it: a member of the class's group, joined, the

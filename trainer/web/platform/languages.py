@@ -56,7 +56,7 @@ def installation() -> Installation:
         return languages.installation()
     cached: Installation | None = g.get(_G_INSTALLATION)
     if cached is None and current_user.is_authenticated:
-        # Loading the signed-in user (first use of current_user) kept it (web/sessions.load).
+        # Loading the signed-in user (first use of current_user) kept it (web/platform/sessions.load).
         cached = g.get(_G_INSTALLATION)
     if cached is not None:
         return cached
