@@ -232,7 +232,7 @@ def test_a_job_taken_from_its_worker_stops_waiting_at_once_and_writes_nothing(ap
 def _autogroups() -> bool:
     try:
         return (Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
-                and Path("/proc/self/autogroup").exists())
+                and Path("/proc/self/autogroup").read_text().startswith("/autogroup-"))
     except OSError:
         return False
 
@@ -281,10 +281,13 @@ def _niced(by: int) -> int:
     return min(19, os.nice(0) + by)  # os.nice(0) reads this process's niceness
 
 
-def _lowered_beside_files(tmp_path: Path, nice: int, autogroups: bool) -> dict[str, Any]:
+def _lowered_beside_files(tmp_path: Path, nice: int, autogroups: bool,
+                          group: str | None = None) -> dict[str, Any]:
     """Lower a child's priority by ``nice`` against stand-in autogroup files (on or off, and
-    the group file that must not be written); return what it said, kept and became."""
+    the group file: absent, or reading ``group``); return what it said, kept and became."""
     (tmp_path / "enabled").write_text("1\n" if autogroups else "0\n")
+    if group is not None:
+        (tmp_path / "group").write_text(group)
     return _in_child(f"""
 sid = os.getsid(0)
 said = lower_priority({nice}, autogroups=Path({str(tmp_path / 'enabled')!r}),
@@ -303,3 +306,12 @@ def test_a_worker_at_nice_0_changes_nothing(tmp_path):
     out = _lowered_beside_files(tmp_path, 0, autogroups=True)
     assert out == {"said": [], "same_session": True, "nice": _niced(0)}
     assert not (tmp_path / "group").exists()
+
+
+def test_a_worker_in_a_cpu_cgroup_without_an_autogroup_keeps_its_session_and_is_only_niced(
+        tmp_path):
+    # In a container or a systemd slice the group file reads empty: the cgroup decides.
+    out = _lowered_beside_files(tmp_path, 5, autogroups=True, group="")
+    assert out == {"said": ["nice 5", "its CPU cgroup decides (autogroups not used there)"],
+                   "same_session": True, "nice": _niced(5)}
+    assert (tmp_path / "group").read_text() == ""  # not written

@@ -119,9 +119,15 @@ def lower_priority(nice: int = DEFAULT_NICE, *, autogroups: Path = AUTOGROUP_ENA
     done.append(f"nice {nice}")
     try:
         enabled = autogroups.read_text().strip() == "1"
+        # In a CPU cgroup other than the root (a container, a systemd slice) the kernel
+        # uses the cgroup, not autogroups, and the group file reads empty.
+        in_a_group = enabled and autogroup.read_text().startswith("/autogroup-")
     except OSError:
-        enabled = False
+        enabled = in_a_group = False
     if not enabled:
+        return done
+    if not in_a_group:
+        done.append("its CPU cgroup decides (autogroups not used there)")
         return done
     if os.getsid(0) != os.getpid():
         if terminal():
