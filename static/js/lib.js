@@ -61,7 +61,7 @@
   };
 
   // Integer cents as money in the page's locale and currency, from the format the
-  // server put on <body data-money> (web/languages.py MoneyFormat): "47,50 US$";
+  // server put on <body data-money> (web/platform/languages.py MoneyFormat): "47,50 US$";
   // "short" drops a whole amount's cents. Typed amounts are read by the server.
   var moneyFormat = null;
   PaiGow.money = function (cents, short) {

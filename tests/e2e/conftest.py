@@ -82,25 +82,58 @@ def context_options() -> dict[str, Any]:
     return {"viewport": {"width": 1180, "height": 900}}
 
 
-@pytest.fixture
-def browser_context(context_options: dict[str, Any]) -> Iterator[Any]:
-    """Yield a Playwright browser context in headless Debian Chromium."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
+class _Chromium:
+    """One headless Chromium for the whole run (a launch is about a second; the browser
+    tests are about fifty): started at the first browser test, started again if a test
+    took it down, stopped at the end."""
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(**context_options)
-            context.set_default_timeout(10_000)
-            yield context
-            context.close()
-        finally:
-            browser.close()
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._manager: Any = None
+        self._browser: Any = None
+
+    def browser(self) -> Any:
+        if not os.path.exists(CHROMIUM):
+            if os.environ.get("CI"):
+                pytest.fail(f"{CHROMIUM} is missing; .ci/run installs it")
+            pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
+        if self._browser is None or not self._browser.is_connected():
+            if self._playwright is None:
+                from playwright.sync_api import sync_playwright
+
+                self._manager = sync_playwright()
+                self._playwright = self._manager.start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        return self._browser
+
+    def stop(self) -> None:
+        if self._browser is not None and self._browser.is_connected():
+            self._browser.close()
+        if self._manager is not None:
+            self._manager.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[_Chromium]:
+    """The run's one Chromium (see ``_Chromium``)."""
+    shared = _Chromium()
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def browser_context(chromium: _Chromium, context_options: dict[str, Any]) -> Iterator[Any]:
+    """Yield a fresh browser context (its own cookies and storage) in the run's Chromium;
+    every context the test opened is closed after it."""
+    browser = chromium.browser()
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(10_000)
+    try:
+        yield context
+    finally:
+        for opened in list(browser.contexts):
+            opened.close()
 
 
 @pytest.fixture

@@ -44,6 +44,19 @@ def plain_app(app: Flask, app_config: dict[str, Any]) -> Iterator[Flask]:
         db.engine.dispose()
 
 
+@pytest.fixture(scope="module")
+def drawing_apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Flask]]:
+    """The app with its speed tweaks and without, for the drawings alone (no request reads
+    the database): made once for the module's hundred-odd drawings."""
+    folder = tmp_path_factory.mktemp("drawing")
+    config = {"TESTING": True, "SECRET_KEY": "test-secret-key",
+              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'unused.sqlite3'}"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TRAINER_INSTANCE_PATH", str(folder / "instance"))
+        patch.delenv("DATABASE_URL", raising=False)
+        yield create_app(config), create_app({**config, "FAST_PATHS": False})
+
+
 def _drawn_by_both(monkeypatch: pytest.MonkeyPatch, fast: Flask, plain: Flask) -> list[tuple[str, str, str]]:
     """Make every page the drills blueprint draws be drawn a second time, by the other
     app's templates and globals from the same values; return (template, drawn, again)."""
@@ -149,7 +162,8 @@ def _render(app: Flask, source: str, **values: Any) -> str:
 @pytest.mark.parametrize("size, button, attrs", [
     ("", False, ""), ("small", False, ""), ("large", True, 'aria-pressed="false"'), ("", True, "")])
 def test_the_card_drawn_in_python_is_the_card_macros_html(
-        app: Flask, plain_app: Flask, card: Any, size: str, button: bool, attrs: str) -> None:
+        drawing_apps: tuple[Flask, Flask], card: Any, size: str, button: bool, attrs: str) -> None:
+    app, plain_app = drawing_apps
     source = '{% from "_cards.html" import card %}{{ card(c, size, button, attrs) }}'
     values = {"c": card, "size": size, "button": button, "attrs": attrs}
     drawn = _render(app, source, **values)
@@ -174,7 +188,8 @@ def test_the_card_macro_draws_a_button_card_as_it_always_did(app: Flask, plain_a
 @pytest.mark.parametrize("label", LABELS)
 @pytest.mark.parametrize("size", ["", "small"])
 def test_the_hand_drawn_in_python_is_the_hand_macros_html(
-        app: Flask, plain_app: Flask, cards: Any, label: Any, size: str) -> None:
+        drawing_apps: tuple[Flask, Flask], cards: Any, label: Any, size: str) -> None:
+    app, plain_app = drawing_apps
     source = '{% from "_cards.html" import hand %}{{ hand(cards, size, label) }}'
     drawn = _render(app, source, cards=cards, size=size, label=label)
     assert drawn == _render(plain_app, source, cards=cards, size=size, label=label)
@@ -188,7 +203,8 @@ PICKER_LABELS: list[Any] = ["Banker's cards", '<i>"x" & y</i>', Markup("<em>safe
 @pytest.mark.parametrize("cards", PICKED)
 @pytest.mark.parametrize("label", PICKER_LABELS)
 def test_the_front_picker_drawn_in_python_is_the_macros_html(
-        app: Flask, plain_app: Flask, cards: Any, label: Any) -> None:
+        drawing_apps: tuple[Flask, Flask], cards: Any, label: Any) -> None:
+    app, plain_app = drawing_apps
     source = '{% from "drills/_picker.html" import front_picker %}{{ front_picker(cards, label) }}'
     drawn = _render(app, source, cards=cards, label=label)
     assert drawn == _render(plain_app, source, cards=cards, label=label)
@@ -214,7 +230,8 @@ def test_the_front_picker_with_a_translated_label_with_values_reads_the_same(
 ])
 @pytest.mark.parametrize("autoescape", [True, False])
 def test_the_templates_underscore_translates_as_jinjas_newstyle_gettext(
-        app: Flask, plain_app: Flask, text: str, values: dict[str, Any], autoescape: bool) -> None:
+        drawing_apps: tuple[Flask, Flask], text: str, values: dict[str, Any], autoescape: bool) -> None:
+    app, plain_app = drawing_apps
     # Jinja's ``_`` is an alias of the newstyle ``gettext`` Flask-Babel installs (the plain app).
     opening = "{% autoescape " + ("true" if autoescape else "false") + " %}"
     source = opening + "{{ _(text, **values) }}|{{ gettext(text, **values) }}{% endautoescape %}"
