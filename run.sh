@@ -35,7 +35,14 @@ if [ "${1:-}" = "test" ]; then
         echo "Installing axe-core into tests/e2e/node_modules ..."
         (cd tests/e2e && npm ci --no-audit --no-fund --silent)
     fi
-    exec .venv/bin/pytest "$@"
+    # On SQLite (each test its own file) the tests run in one process per CPU, whole files
+    # to a process; on PostgreSQL (TEST_DATABASE_URL: one database) in one process. An
+    # explicit -n wins (-n 0: one process).
+    parallel=()
+    if [ -z "${TEST_DATABASE_URL:-}" ] && ! printf '%s\n' "$@" | grep -qE '^(-n|--numprocesses)'; then
+        parallel=(-n auto --dist loadfile)
+    fi
+    exec .venv/bin/pytest "${parallel[@]}" "$@"
 fi
 
 if [ "${1:-}" = "lint" ]; then

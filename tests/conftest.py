@@ -24,7 +24,30 @@ from trainer.cli import app_cli
 from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, Membership, Role, User
 
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _own_database(url: str | None) -> str | None:
+    """Under pytest-xdist each test process takes a database of its own beside the one
+    named (``trainer_test_gw0``, made when missing): the tests empty it as they go."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    named = sa.engine.make_url(url)
+    own = named.set(database=f"{named.database}_{worker}")
+    engine = sa.create_engine(named, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            if conn.execute(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                            {"name": own.database}).first() is None:
+                conn.execute(sa.text(f'CREATE DATABASE "{own.database}"'))
+    finally:
+        engine.dispose()
+    return own.render_as_string(hide_password=False)
+
+
+TEST_DATABASE_URL = _own_database(os.environ.get("TEST_DATABASE_URL"))
+if TEST_DATABASE_URL:  # the process's own, for the modules and servers that read it too
+    os.environ["TEST_DATABASE_URL"] = TEST_DATABASE_URL
 PASSWORD = "correct-horse-9"
 
 
