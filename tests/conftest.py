@@ -25,7 +25,6 @@ from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, Group, Membership, Role, User
 
 
-
 def _own_database(url: str | None) -> str | None:
     """Under pytest-xdist each test process takes a database of its own beside the one
     named (``trainer_test_gw0``, made when missing): the tests empty it as they go."""
