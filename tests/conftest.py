@@ -112,9 +112,7 @@ def _emptied_tables(url: str) -> None:
                        " WHERE c.relkind = 'S' AND c.relnamespace = 'public'::regnamespace"])))
                 return
         _created.pop(url, None)
-        existing = sa.MetaData()
-        existing.reflect(engine)
-        existing.drop_all(engine)
+        _empty_database(url)
         db.metadata.create_all(engine)
         with engine.connect() as conn:
             _created[url] = conn.execute(_SCHEMA_DIGEST).scalar_one()

@@ -89,7 +89,6 @@ class _Chromium:
 
     def __init__(self) -> None:
         self._playwright: Any = None
-        self._manager: Any = None
         self._browser: Any = None
 
     def browser(self) -> Any:
@@ -101,8 +100,7 @@ class _Chromium:
             if self._playwright is None:
                 from playwright.sync_api import sync_playwright
 
-                self._manager = sync_playwright()
-                self._playwright = self._manager.start()
+                self._playwright = sync_playwright().start()
             self._browser = self._playwright.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         return self._browser
@@ -110,8 +108,8 @@ class _Chromium:
     def stop(self) -> None:
         if self._browser is not None and self._browser.is_connected():
             self._browser.close()
-        if self._manager is not None:
-            self._manager.__exit__(None, None, None)
+        if self._playwright is not None:
+            self._playwright.stop()
 
 
 @pytest.fixture(scope="session")

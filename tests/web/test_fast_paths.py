@@ -24,14 +24,11 @@ from trainer import create_app
 from trainer.engine.drills import DRILLS
 from trainer.extensions import db
 from trainer.models import User
-from trainer.services import drills as drill_service
 from trainer.services import languages as language_settings
 from trainer.web.platform import fast_paths, i18n
 from trainer.web.trainee import drills as drill_views
 from web.helpers import login
-from web.test_drills import right_answer
-from web.test_feedback_words import issued, post, start
-from web.wrong_answers import wrong_answer
+from web.test_feedback_words import answer_in_turn, post, start
 
 
 @pytest.fixture
@@ -87,12 +84,8 @@ def _play_in_both(fast: Flask, plain: Flask, clients: tuple[FlaskClient, FlaskCl
         assert replies[0].get_data() == replies[1].get_data()
         if replies[0].get_json()["finished"]:
             break
-        if (position % 2 == 1) == first_right:
-            answer = right_answer(fast, session_id, position)
-        else:
-            question, context = issued(fast, session_id, position)
-            answer, _ = wrong_answer(kind, question, drill_service.answer_key(question, context),
-                                     context)
+        answer = answer_in_turn(fast, kind, session_id, position,
+                                right=(position % 2 == 1) == first_right)
         reply = post(clients[position % 2], f"/drills/sessions/{session_id}/answer",
                      {"position": position, "answer": answer})
         assert reply.status_code == 200, reply.get_json()

@@ -17,12 +17,9 @@ from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
 from trainer.engine.drills import DRILLS
-from trainer.services import drills as drill_service
 from trainer.web.trainee import drills as drill_views
 from web.helpers import login
-from web.test_drills import right_answer
-from web.test_feedback_words import issued, post, start
-from web.wrong_answers import wrong_answer
+from web.test_feedback_words import answer_in_turn, post, start
 
 # drills/_feedback.html as it was before the cut.
 # Issue 30 added "Practise this rule" after a practice answer to both (the same lines).
@@ -75,12 +72,8 @@ def test_the_feedback_partial_draws_what_it_drew_before(
         assert reply.status_code == 200
         if reply.get_json()["finished"]:
             break
-        if (position % 2 == 1) == first_right:
-            answer = right_answer(app, session_id, position)
-        else:
-            question, context = issued(app, session_id, position)
-            answer, _ = wrong_answer(kind, question, drill_service.answer_key(question, context),
-                                     context)
+        answer = answer_in_turn(app, kind, session_id, position,
+                                right=(position % 2 == 1) == first_right)
         reply = post(client, f"/drills/sessions/{session_id}/answer",
                      {"position": position, "answer": answer})
         assert reply.status_code == 200, reply.get_json()

@@ -18,6 +18,7 @@ from trainer.extensions import db
 from trainer.models import Attempt, DrillSession, IssuedQuestion
 from trainer.services import drills as drill_service
 from web.helpers import csrf_token, login, post_form
+from web.test_drills import right_answer
 from web.wrong_answers import no_json_and_no_rule_id, visible, wrong_answer
 
 KINDS = tuple(DRILLS)
@@ -41,6 +42,17 @@ def issued(app: Flask, session_id: int, position: int) -> tuple[dict[str, Any], 
             db.select(IssuedQuestion).filter_by(session_id=session_id, position=position)
         ).scalar_one()
         return dict(row.question), DrillContext.from_dict(row.context)
+
+
+def answer_in_turn(app: Flask, kind: str, session_id: int, position: int,
+                   right: bool) -> dict[str, Any]:
+    """Return the right answer to the issued question at ``position`` (``right_answer``) or
+    the kind's own wrong one (``wrong_answers.wrong_answer``)."""
+    if right:
+        return right_answer(app, session_id, position)
+    question, context = issued(app, session_id, position)
+    answer, _ = wrong_answer(kind, question, drill_service.answer_key(question, context), context)
+    return answer
 
 
 def answer_wrong(app: Flask, client: FlaskClient, kind: str) -> tuple[dict[str, Any], list[str], int]:
