@@ -1,7 +1,8 @@
 """Fixtures shared by the web and browser tests: the app, clients, accounts and records.
 
-Every test gets a fresh database: a temporary SQLite file, or, when
-TEST_DATABASE_URL is set, that database emptied and rebuilt. CSRF protection
+Every test gets a fresh database: a temporary SQLite file (a copy of one made with the
+tables), or, when TEST_DATABASE_URL is set, that database (one per xdist process) emptied
+of its rows, or dropped and rebuilt after a test that changed its schema. CSRF protection
 stays on; tests fetch a token the way a browser does (``web.helpers``).
 """
 from __future__ import annotations
